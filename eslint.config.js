@@ -1,0 +1,39 @@
+import js from '@eslint/js';
+import tseslint from 'typescript-eslint';
+
+// Imports point inward only: domain <- application <- adapters. main.ts and
+// the scripts compose everything; tests may import anything.
+const inward = (forbidden) => ({
+  'no-restricted-imports': [
+    'error',
+    {
+      patterns: forbidden.map((layer) => ({
+        group: [`**/${layer}/**`, `**/${layer}`],
+        message: `Imports point inward: this layer must not depend on ${layer}.`,
+      })),
+    },
+  ],
+});
+
+export default tseslint.config(
+  { ignores: ['node_modules/**', '.data/**', 'coverage/**'] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  {
+    rules: {
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      '@typescript-eslint/consistent-type-imports': 'error',
+    },
+  },
+  { files: ['src/domain/**/*.ts'], rules: inward(['application', 'adapters']) },
+  { files: ['src/application/**/*.ts'], rules: inward(['adapters']) },
+  {
+    files: ['src/adapters/**/*.ts'],
+    rules: {
+      'no-restricted-imports': [
+        'error',
+        { patterns: [{ group: ['**/main', '**/main.ts'], message: 'Only main.ts composes the service.' }] },
+      ],
+    },
+  },
+);

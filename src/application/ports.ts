@@ -1,0 +1,261 @@
+import type {
+  Bot,
+  BotStats,
+  BotTokenInfo,
+  ChatMessage,
+  Conversation,
+  DeploymentMode,
+  Lead,
+  LlmProvider,
+  Notification,
+  NotificationKind,
+  Page,
+  Personality,
+  RateLimitOverrides,
+  StoredMessage,
+  User,
+  UserCredentials,
+} from '../domain/types.ts';
+
+// ---------------------------------------------------------------- time, crypto
+
+export interface Clock {
+  now(): Date;
+}
+
+export interface PasswordHasher {
+  hash(password: string): Promise<string>;
+  verify(password: string, hash: string): Promise<boolean>;
+  /** Burns the same time as verify() against a real hash; used for unknown accounts. */
+  verifyDummy(password: string): Promise<false>;
+}
+
+// ---------------------------------------------------------------- repositories
+
+export interface NewUser {
+  username: string;
+  email: string;
+  passwordHash: string;
+}
+
+export interface UserRepository {
+  emailExists(email: string): Promise<boolean>;
+  usernameExists(username: string): Promise<boolean>;
+  /** 'duplicate' when a unique constraint (email or username) refused the insert. */
+  create(user: NewUser, now: Date): Promise<User | 'duplicate'>;
+  findById(id: string): Promise<User | null>;
+  /** Looks the account up by e-mail or by username (both are stored lower-cased). */
+  findCredentials(emailOrUsername: string): Promise<UserCredentials | null>;
+  setLlmChoice(userId: string, provider: LlmProvider, model: string): Promise<void>;
+  setNotifyLeadsEmail(userId: string, value: boolean): Promise<User | null>;
+}
+
+export interface BotFields {
+  name: string;
+  headline: string | null;
+  personality: Personality;
+  contextText: string;
+  suggestedQuestions: string[];
+}
+
+export interface BotSettingsPatch {
+  isActive?: boolean;
+  themeColor?: string;
+  deploymentMode?: DeploymentMode;
+  rateLimits?: Partial<RateLimitOverrides>;
+}
+
+/** What the chat pipeline needs in one read: the bot and its owner's model choice. */
+export interface ChatTarget {
+  bot: Bot;
+  provider: LlmProvider;
+  model: string;
+}
+
+export interface BotRepository {
+  /**
+   * Inserts the user's bot or updates it, atomically: concurrent first saves give one
+   * insert and one update. `loadingMessages` are only written on insert.
+   * `updatedAt` strictly advances on every update.
+   */
+  upsertForUser(
+    userId: string,
+    fields: BotFields,
+    loadingMessages: string[],
+    now: Date,
+  ): Promise<{ bot: Bot; created: boolean; contextChanged: boolean }>;
+  findByUserId(userId: string): Promise<Bot | null>;
+  findById(botId: string): Promise<Bot | null>;
+  /** Active bot joined with an existing owner that has chosen a provider; else null. */
+  findChatTarget(botId: string): Promise<ChatTarget | null>;
+  updateSettings(botId: string, patch: BotSettingsPatch, now: Date): Promise<Bot>;
+  stats(botId: string): Promise<BotStats>;
+  addToCounters(botId: string, conversations: number, messages: number): Promise<void>;
+}
+
+export interface NewBotToken {
+  botId: string;
+  name: string;
+  tokenHash: string;
+  lastFour: string;
+  expiresAt: Date | null;
+}
+
+export interface BotTokenRepository {
+  create(token: NewBotToken, now: Date): Promise<BotTokenInfo>;
+  listForBot(botId: string): Promise<BotTokenInfo[]>;
+  /** false when no such token belongs to that bot. Revoking twice is allowed. */
+  revoke(botId: string, tokenId: string, now: Date): Promise<boolean>;
+  /** The bot of a token that is neither revoked nor expired at `now`. */
+  findUsable(tokenHash: string, now: Date): Promise<{ tokenId: string; botId: string } | null>;
+  /** Writes last_used_at at most once a minute per token. */
+  touch(tokenId: string, now: Date): Promise<void>;
+}
+
+export interface PageRequest {
+  limit: number;
+  cursor: string | null;
+}
+
+export interface ConversationSummary extends Conversation {
+  preview: string;
+}
+
+export interface ConversationRepository {
+  /** Inserts (bot, sessionId) unless present, then locks the row for this transaction. */
+  startOrLock(botId: string, sessionId: string, now: Date): Promise<{ conversation: Conversation; created: boolean }>;
+  /** The last `count` messages, oldest first. */
+  tail(conversationId: string, count: number): Promise<ChatMessage[]>;
+  append(conversation: Conversation, messages: ChatMessage[], now: Date): Promise<Conversation>;
+  belongsToBot(conversationId: string, botId: string): Promise<boolean>;
+  list(botId: string, page: PageRequest): Promise<Page<ConversationSummary>>;
+  get(botId: string, conversationId: string): Promise<{ conversation: Conversation; messages: StoredMessage[] } | null>;
+}
+
+export interface NewLead {
+  botId: string;
+  email: string;
+  conversationId: string | null;
+  contextSummary: string | null;
+}
+
+export interface LeadRepository {
+  /** Inserts unless (bot, conversationId, email) exists; then returns the original row. */
+  insertOrFind(lead: NewLead, now: Date): Promise<{ lead: Lead; created: boolean }>;
+  list(botId: string, page: PageRequest): Promise<Page<Lead>>;
+  all(botId: string): Promise<Lead[]>;
+}
+
+export interface NotificationRepository {
+  add(userId: string, kind: NotificationKind, payload: Record<string, unknown>, now: Date): Promise<Notification>;
+  list(userId: string, page: PageRequest, unreadOnly: boolean): Promise<Page<Notification>>;
+  markRead(userId: string, notificationId: string, now: Date): Promise<boolean>;
+  markAllRead(userId: string, now: Date): Promise<number>;
+  unreadCount(userId: string): Promise<number>;
+}
+
+export interface EmbeddingCache {
+  /** Cached vectors for those chunk hashes, by hash. */
+  get(botId: string, model: string, chunkHashes: string[]): Promise<Map<string, number[]>>;
+  put(botId: string, model: string, entries: { chunkHash: string; embedding: number[] }[]): Promise<void>;
+  invalidate(botId: string): Promise<void>;
+}
+
+export interface Repositories {
+  users: UserRepository;
+  bots: BotRepository;
+  tokens: BotTokenRepository;
+  conversations: ConversationRepository;
+  leads: LeadRepository;
+  notifications: NotificationRepository;
+  embeddings: EmbeddingCache;
+}
+
+/** Runs `work` in one database transaction over repositories bound to it. */
+export interface Transactor {
+  transaction<T>(work: (tx: Repositories) => Promise<T>): Promise<T>;
+}
+
+// ---------------------------------------------------------------- limits
+
+export type RateLimitScope = 'short' | 'long';
+
+export interface RateLimits {
+  /** Admissions per minute (scope `short`). */
+  perMinute: number;
+  /** Admissions per day (scope `long`). */
+  perDay: number;
+}
+
+export type RateLimitDecision =
+  | { allowed: true }
+  | { allowed: false; scope: RateLimitScope; resetAt: number };
+
+/**
+ * Two fixed windows per bucket: a minute (`short`) and a UTC day (`long`).
+ * A request is admitted only when both tiers have room, and then counts in both;
+ * a rejected request consumes nothing. With N concurrent calls against a remaining
+ * budget L, exactly min(N, L) are admitted.
+ */
+export interface RateLimiter {
+  consume(bucket: string, limits: RateLimits, now: Date): Promise<RateLimitDecision>;
+}
+
+/** Failed sign-ins per key in a fixed 15-minute window. */
+export interface SignInThrottle {
+  failures(keys: string[], now: Date): Promise<Map<string, { count: number; resetAt: number }>>;
+  recordFailure(keys: string[], now: Date): Promise<void>;
+}
+
+// ---------------------------------------------------------------- providers
+
+export type LlmErrorType =
+  /** Azure only: the endpoint header is missing, not a URL, or not an allowed host. */
+  | 'missing_llm_key'
+  | 'invalid_llm_key'
+  | 'provider_rate_limit'
+  | 'provider_unavailable';
+
+export interface LlmRequest {
+  model: string;
+  apiKey: string;
+  system: string;
+  message: string;
+  maxTokens: number;
+  temperature: number;
+  /** Azure only. */
+  azureEndpoint?: string;
+  azureApiVersion?: string;
+}
+
+export type LlmResponse =
+  | { ok: true; text: string }
+  | { ok: false; error: LlmErrorType; retryAfterSeconds?: number };
+
+/** One adapter per provider; each builds its client per request from the caller's key. */
+export interface LlmGateway {
+  complete(request: LlmRequest): Promise<LlmResponse>;
+}
+
+export type EmbeddingErrorType = 'invalid_embedding_key' | 'provider_rate_limit' | 'provider_unavailable';
+
+export type EmbeddingResponse =
+  | { ok: true; vectors: number[][] }
+  | { ok: false; error: EmbeddingErrorType; retryAfterSeconds?: number };
+
+export interface EmbeddingGateway {
+  readonly model: string;
+  embed(apiKey: string, texts: string[]): Promise<EmbeddingResponse>;
+}
+
+// ---------------------------------------------------------------- mail
+
+export interface MailMessage {
+  to: string;
+  subject: string;
+  text: string;
+}
+
+export interface Mailer {
+  send(message: MailMessage): Promise<void>;
+}

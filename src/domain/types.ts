@@ -1,0 +1,112 @@
+export const LLM_PROVIDERS = ['anthropic', 'openai', 'google', 'azure'] as const;
+export type LlmProvider = (typeof LLM_PROVIDERS)[number];
+
+export const PERSONALITIES = ['professional', 'creative', 'enthusiastic'] as const;
+export type Personality = (typeof PERSONALITIES)[number];
+
+export const DEPLOYMENT_MODES = ['managed', 'self_hosted'] as const;
+export type DeploymentMode = (typeof DEPLOYMENT_MODES)[number];
+
+export interface User {
+  id: string;
+  username: string;
+  email: string;
+  llmProvider: LlmProvider | null;
+  llmModel: string | null;
+  notifyLeadsEmail: boolean;
+  createdAt: Date;
+}
+
+/** Only the sign-in path ever sees the hash. */
+export interface UserCredentials {
+  id: string;
+  username: string;
+  email: string;
+  passwordHash: string;
+}
+
+export interface RateLimitOverrides {
+  perMinute: number | null;
+  perDay: number | null;
+}
+
+export interface Bot {
+  id: string;
+  userId: string;
+  name: string;
+  headline: string | null;
+  personality: Personality;
+  contextText: string;
+  suggestedQuestions: string[];
+  loadingMessages: string[];
+  isActive: boolean;
+  themeColor: string;
+  deploymentMode: DeploymentMode;
+  rateLimits: RateLimitOverrides;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface BotStats {
+  totalConversations: number;
+  totalMessages: number;
+  totalLeads: number;
+}
+
+export type ChatRole = 'user' | 'assistant';
+
+export interface ChatMessage {
+  role: ChatRole;
+  content: string;
+}
+
+export interface Conversation {
+  id: string;
+  botId: string;
+  sessionId: string;
+  messageCount: number;
+  startedAt: Date;
+  lastMessageAt: Date;
+}
+
+export interface StoredMessage extends ChatMessage {
+  createdAt: Date;
+}
+
+export interface Lead {
+  id: string;
+  botId: string;
+  email: string;
+  conversationId: string | null;
+  contextSummary: string | null;
+  capturedAt: Date;
+}
+
+export const NOTIFICATION_KINDS = ['conversation_started', 'lead_captured'] as const;
+export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
+
+export interface Notification {
+  id: string;
+  userId: string;
+  kind: NotificationKind;
+  payload: Record<string, unknown>;
+  createdAt: Date;
+  readAt: Date | null;
+}
+
+export interface BotTokenInfo {
+  id: string;
+  botId: string;
+  name: string;
+  lastFour: string;
+  createdAt: Date;
+  expiresAt: Date | null;
+  lastUsedAt: Date | null;
+  revokedAt: Date | null;
+}
+
+/** One page of a keyset-paginated list, newest first. */
+export interface Page<T> {
+  items: T[];
+  nextCursor: string | null;
+}
