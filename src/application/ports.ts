@@ -16,6 +16,7 @@ import type {
   User,
   UserCredentials,
 } from '../domain/types.ts';
+import type { PageCursor } from '../domain/pagination.ts';
 
 // ---------------------------------------------------------------- time, crypto
 
@@ -114,7 +115,8 @@ export interface BotTokenRepository {
 
 export interface PageRequest {
   limit: number;
-  cursor: string | null;
+  /** Rows strictly after this position (newest first by time, then id). */
+  cursor: PageCursor | null;
 }
 
 export interface ConversationSummary extends Conversation {

@@ -1,0 +1,100 @@
+import { z } from 'zod';
+
+export const DEFAULT_AZURE_HOSTS = '.openai.azure.com,.cognitiveservices.azure.com,.services.ai.azure.com';
+
+const optionalUrl = z
+  .string()
+  .trim()
+  .optional()
+  .transform((value) => value || undefined)
+  .pipe(z.url({ message: 'must be an absolute URL' }).optional());
+
+const list = (fallback: string) =>
+  z
+    .string()
+    .default(fallback)
+    .transform((value) =>
+      value
+        .split(',')
+        .map((item) => item.trim())
+        .filter(Boolean),
+    );
+
+const integer = (fallback: number, min: number, max: number) =>
+  z.coerce
+    .number({ message: 'must be a number' })
+    .int({ message: 'must be a whole number' })
+    .min(min, { message: `must be at least ${min}` })
+    .max(max, { message: `must be at most ${max}` })
+    .default(fallback);
+
+/** Express's `trust proxy`: true/false, a hop count, or addresses and subnets. */
+const trustProxy = z
+  .string()
+  .trim()
+  .default('false')
+  .transform((value): boolean | number | string => {
+    if (value === 'true') return true;
+    if (value === 'false' || value === '') return false;
+    if (/^\d+$/.test(value)) return Number(value);
+    return value;
+  });
+
+const origin = z.string().transform((value, ctx) => {
+  try {
+    return new URL(value).origin;
+  } catch {
+    ctx.addIssue({ code: 'custom', message: `"${value}" is not an origin such as https://example.com` });
+    return z.NEVER;
+  }
+});
+
+export const configSchema = z
+  .object({
+    NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
+    PORT: integer(3000, 0, 65535),
+    HOST: z.string().trim().min(1).default('0.0.0.0'),
+    DATABASE_URL: optionalUrl,
+    DATA_DIR: z.string().trim().min(1).default('./.data'),
+    DB_POOL_MAX: integer(10, 1, 200),
+    SESSION_SECRET: z
+      .string()
+      .optional()
+      .transform((value) => value || undefined)
+      .pipe(z.string().min(32, { message: 'must be at least 32 characters' }).optional()),
+    SESSION_COOKIE_NAME: z
+      .string()
+      .regex(/^[A-Za-z0-9._-]+$/, { message: 'may only contain letters, digits, dot, dash and underscore' })
+      .default('careerbot.session-token'),
+    PUBLIC_URL: optionalUrl,
+    ALLOWED_ORIGINS: list('').pipe(z.array(origin)),
+    TRUST_PROXY: trustProxy,
+    LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+    OPENAI_BASE_URL: optionalUrl,
+    ANTHROPIC_BASE_URL: optionalUrl,
+    GEMINI_BASE_URL: optionalUrl,
+    LLM_TIMEOUT_MS: integer(30_000, 100, 600_000),
+    AZURE_OPENAI_ALLOWED_HOSTS: list(DEFAULT_AZURE_HOSTS).pipe(
+      z.array(z.string().min(1)).min(1, { message: 'must name at least one host suffix' }),
+    ),
+    EMBEDDING_MODEL: z.string().trim().min(1).default('text-embedding-3-small'),
+    SMTP_URL: optionalUrl,
+    MAIL_FROM: z.string().trim().default('Career Bot Platform <no-reply@localhost>'),
+  })
+  .superRefine((config, ctx) => {
+    if (config.NODE_ENV === 'production' && !config.SESSION_SECRET) {
+      ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET'], message: 'is required when NODE_ENV=production' });
+    }
+  });
+
+export type Config = z.infer<typeof configSchema>;
+
+export type ConfigResult = { ok: true; config: Config } | { ok: false; message: string };
+
+/** Parses the environment; on failure the message names every bad variable. */
+export const parseConfig = (env: NodeJS.ProcessEnv): ConfigResult => {
+  const parsed = configSchema.safeParse(env);
+  if (parsed.success) return { ok: true, config: parsed.data };
+  const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.') || '(environment)'}: ${issue.message}`);
+  return { ok: false, message: `Invalid configuration:\n${lines.join('\n')}` };
+};

@@ -1,0 +1,130 @@
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
+import session from 'express-session';
+import type { Logger } from 'pino';
+import { pinoHttp } from 'pino-http';
+import { ServiceUnavailableError } from '../../domain/errors.ts';
+import { authRoutes, type AuthRouteDeps } from './auth-routes.ts';
+import { botRoutes, type BotRouteDeps } from './bot-routes.ts';
+import { requireUser } from './owner-auth.ts';
+import { CsrfTokens, requireSameOrigin } from './security.ts';
+
+export interface AppOptions {
+  logger: Logger;
+  sessionStore: session.Store;
+  sessionSecret: string;
+  sessionCookieName: string;
+  /** Secure cookies (production). */
+  secureCookies: boolean;
+  publicUrl: string | undefined;
+  allowedOrigins: string[];
+  trustProxy: boolean | number | string;
+  /** Database reachable and migrations applied. */
+  isReady: () => Promise<boolean>;
+}
+
+export type UseCases = Omit<AuthRouteDeps, 'csrf' | 'secureCookies' | 'sessionCookieName' | 'publicUrl' | 'allowedOrigins'> &
+  BotRouteDeps;
+
+const SESSION_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** One JSON line per request with its id; no headers, bodies or query secrets are logged. */
+const requestLogger = (logger: Logger): RequestHandler =>
+  pinoHttp<IncomingMessage, ServerResponse>({
+    logger,
+    genReqId: (req, res) => {
+      const given = req.headers['x-request-id'];
+      const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
+      res.setHeader('x-request-id', id);
+      return id;
+    },
+    customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
+    serializers: {
+      req: (req: { id: string; method: string; url: string; remoteAddress?: string }) => ({
+        id: req.id,
+        method: req.method,
+        url: req.url,
+        remoteAddress: req.remoteAddress,
+      }),
+      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
+    },
+  });
+
+const isClientError = (error: unknown): error is { status: number } => {
+  const status = (error as { status?: unknown })?.status;
+  return typeof status === 'number' && status >= 400 && status < 500;
+};
+
+const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
+  if (res.headersSent) {
+    req.log?.error({ err: error }, 'error after the response started');
+    res.destroy();
+    return;
+  }
+  if (error instanceof ServiceUnavailableError) {
+    req.log?.warn({ err: error.cause ?? error }, 'database unavailable');
+    res.status(503).set('Retry-After', '5').json({ error: 'service_unavailable' });
+    return;
+  }
+  if (isClientError(error)) {
+    res.status(error.status).json({ error: 'bad_request' });
+    return;
+  }
+  req.log?.error({ err: error }, 'unexpected failure');
+  res.status(500).json({ error: 'internal_error' });
+};
+
+export const buildApp = (useCases: UseCases, options: AppOptions): Express => {
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('trust proxy', options.trustProxy);
+  app.use(requestLogger(options.logger));
+
+  app.get('/healthz', (_req, res) => {
+    res.json({ status: 'ok' });
+  });
+  app.get('/readyz', async (_req, res) => {
+    if (await options.isReady()) res.json({ status: 'ready' });
+    else res.status(503).set('Retry-After', '5').json({ error: 'service_unavailable' });
+  });
+
+  const sessions = session({
+    name: options.sessionCookieName,
+    secret: options.sessionSecret,
+    store: options.sessionStore,
+    resave: false,
+    saveUninitialized: false,
+    rolling: true,
+    cookie: {
+      httpOnly: true,
+      sameSite: 'lax',
+      secure: options.secureCookies,
+      path: '/',
+      maxAge: SESSION_LIFETIME_MS,
+    },
+  });
+  const sameOrigin = requireSameOrigin({ publicUrl: options.publicUrl, allowedOrigins: options.allowedOrigins });
+  const csrf = new CsrfTokens(options.sessionSecret, `${options.sessionCookieName.replace(/session-token$/, '')}csrf-token`);
+
+  app.use(
+    '/api/auth',
+    sessions,
+    authRoutes({
+      ...useCases,
+      csrf,
+      secureCookies: options.secureCookies,
+      sessionCookieName: options.sessionCookieName,
+      publicUrl: options.publicUrl,
+      allowedOrigins: options.allowedOrigins,
+    }),
+  );
+  app.use('/api/bots', sessions, requireUser, sameOrigin, botRoutes(useCases));
+
+  app.use((_req, res) => {
+    res.status(404).json({ error: 'not_found' });
+  });
+  app.use(errorHandler);
+  return app;
+};

@@ -1,0 +1,154 @@
+import { z } from 'zod';
+import { DEPLOYMENT_MODES, LLM_PROVIDERS, PERSONALITIES } from '../../domain/types.ts';
+
+// The zod schemas that validate requests. The OpenAPI document is generated from these
+// same objects, so what is documented is what is enforced.
+
+const OBJECT_EXPECTED = { error: 'Request body must be a JSON object' };
+
+const codePoints = (value: string) => {
+  let count = 0;
+  for (const _ of value) count++;
+  return count;
+};
+
+/** A trimmed string whose length, in Unicode code points, is within [min, max]. */
+export const boundedText = (min: number, max: number) =>
+  z
+    .string({ error: 'Expected a string' })
+    .trim()
+    .refine((value) => codePoints(value) >= min, {
+      message: min === 1 ? 'Must not be empty' : `Must be at least ${min} characters`,
+      abort: true,
+    })
+    .refine((value) => codePoints(value) <= max, { message: `Must be at most ${max} characters` })
+    .meta({ minLength: min, maxLength: max });
+
+export const emailAddress = z
+  .string({ error: 'Expected a string' })
+  .trim()
+  .toLowerCase()
+  .max(254, { message: 'Must be at most 254 characters' })
+  .pipe(z.email({ message: 'Must be a valid e-mail address' }));
+
+// ---------------------------------------------------------------- accounts
+
+export const registerBody = z.object(
+  {
+    username: z
+      .string({ error: 'Expected a string' })
+      .trim()
+      .toLowerCase()
+      .regex(/^[a-z0-9][a-z0-9_-]{2,29}$/, {
+        message: 'Must be 3-30 characters of a-z, 0-9, _ or -, starting with a letter or digit',
+      }),
+    email: emailAddress,
+    password: z
+      .string({ error: 'Expected a string' })
+      .refine((value) => Buffer.byteLength(value, 'utf8') >= 8, { message: 'Must be at least 8 characters', abort: true })
+      .refine((value) => Buffer.byteLength(value, 'utf8') <= 72, { message: 'Must be at most 72 bytes' })
+      .meta({ description: '8 to 72 bytes (UTF-8); longer passwords are refused, not truncated' }),
+  },
+  OBJECT_EXPECTED,
+);
+
+export const credentialsBody = z.object({
+  csrfToken: z.string().optional(),
+  email: z.string().optional().meta({ description: 'An e-mail address or a username' }),
+  password: z.string().optional(),
+  callbackUrl: z.string().optional().meta({ description: 'Same-origin path to go to after sign-in' }),
+  json: z.union([z.boolean(), z.string()]).optional(),
+});
+
+export const signOutBody = z.object({
+  csrfToken: z.string().optional(),
+  callbackUrl: z.string().optional(),
+  json: z.union([z.boolean(), z.string()]).optional(),
+});
+
+// ---------------------------------------------------------------- bots
+
+/** Fields that look like an LLM key: refused, so a key can never be stored with the bot. */
+export const KEY_LIKE_FIELDS = ['apiKey', 'llmApiKey', 'api_key', 'key', 'x-llm-api-key'] as const;
+
+const optionalText = (max: number) =>
+  z
+    .union([boundedText(0, max), z.null()])
+    .optional()
+    .transform((value) => (value ? value : null));
+
+export const botUpsertBody = z
+  .looseObject(
+    {
+      name: boundedText(1, 100),
+      headline: optionalText(120),
+      personality: z.enum(PERSONALITIES),
+      contextText: boundedText(1, 50_000),
+      suggestedQuestions: z.array(boundedText(1, 200)).max(6, { message: 'At most 6 questions' }),
+      llmProvider: z.enum(LLM_PROVIDERS),
+      llmModel: optionalText(60).meta({
+        description: 'Provider model id, or the Azure deployment name (required for azure). Defaults per provider.',
+      }),
+    },
+    OBJECT_EXPECTED,
+  )
+  .superRefine((body, ctx) => {
+    for (const field of KEY_LIKE_FIELDS) {
+      if (field in body) {
+        ctx.addIssue({ code: 'custom', path: [field], message: 'LLM keys must not be sent with the bot' });
+      }
+    }
+    if (body.llmProvider === 'azure' && !body.llmModel) {
+      ctx.addIssue({ code: 'custom', path: ['llmModel'], message: 'Required for azure: the deployment name' });
+    }
+  })
+  .transform(({ name, headline, personality, contextText, suggestedQuestions, llmProvider, llmModel }) => ({
+    name,
+    headline,
+    personality,
+    contextText,
+    suggestedQuestions,
+    llmProvider,
+    llmModel,
+  }));
+
+const rateLimit = (max: number) =>
+  z
+    .number({ error: 'Expected a whole number or null' })
+    .int({ message: 'Expected a whole number' })
+    .min(1, { message: 'Must be at least 1' })
+    .max(max, { message: `Must be at most ${max}` })
+    .nullable()
+    .optional();
+
+export const botSettingsBody = z.object(
+  {
+    isActive: z.boolean().optional(),
+    themeColor: z
+      .string()
+      .regex(/^#[0-9a-fA-F]{6}$/, { message: 'Must be a colour like #4f46e5' })
+      .transform((value) => value.toLowerCase())
+      .optional(),
+    deploymentMode: z.enum(DEPLOYMENT_MODES).optional(),
+    rateLimits: z
+      .object(
+        {
+          perMinute: rateLimit(1_000).meta({ description: 'Requests per minute; null restores the default (10)' }),
+          perDay: rateLimit(100_000).meta({ description: 'Requests per day; null restores the default (50)' }),
+        },
+        { error: 'Expected an object' },
+      )
+      .optional(),
+  },
+  OBJECT_EXPECTED,
+);
+
+// ---------------------------------------------------------------- chat
+
+export const chatBody = z.object({ message: boundedText(1, 8_000) }, OBJECT_EXPECTED);
+
+/** `{ fieldErrors, formErrors }`, the shape every validation error body carries. */
+export const validationDetails = (error: z.ZodError) => {
+  const { fieldErrors, formErrors } = z.flattenError(error);
+  return { fieldErrors, formErrors };
+};

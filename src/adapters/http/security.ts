@@ -1,0 +1,91 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { NextFunction, Request, RequestHandler, Response } from 'express';
+
+export const parseCookies = (header: string | undefined): Map<string, string> => {
+  const cookies = new Map<string, string>();
+  for (const part of (header ?? '').split(';')) {
+    const index = part.indexOf('=');
+    if (index < 0) continue;
+    const name = part.slice(0, index).trim();
+    if (!name || cookies.has(name)) continue;
+    try {
+      cookies.set(name, decodeURIComponent(part.slice(index + 1).trim()));
+    } catch {
+      cookies.set(name, part.slice(index + 1).trim());
+    }
+  }
+  return cookies;
+};
+
+/** The service's public origin: PUBLIC_URL, else the request's own scheme and host. */
+export const ownOrigin = (req: Request, publicUrl: string | undefined): string =>
+  publicUrl ? new URL(publicUrl).origin : `${req.protocol}://${req.get('host') ?? 'localhost'}`;
+
+/**
+ * Refuses a state-changing, cookie-authenticated request whose Origin names another
+ * origin than ours (or an allowed one). `Origin: null` is another origin. No Origin
+ * header (curl, server-to-server) is let through: the cookie is SameSite=Lax anyway.
+ */
+export const requireSameOrigin =
+  (options: { publicUrl: string | undefined; allowedOrigins: string[] }): RequestHandler =>
+  (req: Request, res: Response, next: NextFunction) => {
+    if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return next();
+    const origin = req.headers.origin;
+    if (origin === undefined) return next();
+    if (origin === ownOrigin(req, options.publicUrl) || options.allowedOrigins.includes(origin)) return next();
+    res.status(403).json({ error: 'Forbidden' });
+  };
+
+/**
+ * Double-submit CSRF token in the Auth.js style: the cookie holds "token|hmac(token)",
+ * the form or JSON body repeats the token. The HMAC stops a cookie planted by a sibling
+ * subdomain from being accepted.
+ */
+export class CsrfTokens {
+  constructor(
+    private readonly secret: string,
+    readonly cookieName: string,
+  ) {}
+
+  private sign(token: string) {
+    return createHmac('sha256', this.secret).update(token).digest('hex');
+  }
+
+  /** The token of a valid cookie, else null. */
+  fromCookie(req: Request): string | null {
+    const value = parseCookies(req.headers.cookie).get(this.cookieName);
+    if (!value) return null;
+    const [token, signature] = value.split('|');
+    if (!token || !signature || !/^[0-9a-f]{64}$/.test(token)) return null;
+    const expected = Buffer.from(this.sign(token));
+    const given = Buffer.from(signature);
+    return expected.length === given.length && timingSafeEqual(expected, given) ? token : null;
+  }
+
+  issue(res: Response, secure: boolean): string {
+    const token = randomBytes(32).toString('hex');
+    res.cookie(this.cookieName, `${token}|${this.sign(token)}`, { httpOnly: true, sameSite: 'lax', path: '/', secure });
+    return token;
+  }
+
+  matches(req: Request, submitted: unknown): boolean {
+    const token = this.fromCookie(req);
+    if (!token || typeof submitted !== 'string' || submitted.length !== token.length) return false;
+    return timingSafeEqual(Buffer.from(token), Buffer.from(submitted));
+  }
+}
+
+/**
+ * Where to go after sign-in: a same-origin path or URL, made absolute on our origin;
+ * anything else becomes the home page, so the parameter can't redirect off-site.
+ */
+export const safeCallbackUrl = (callbackUrl: unknown, origin: string): string => {
+  if (typeof callbackUrl !== 'string' || callbackUrl === '') return `${origin}/`;
+  try {
+    const resolved = new URL(callbackUrl, `${origin}/`);
+    if (resolved.origin !== origin) return `${origin}/`;
+    return resolved.toString();
+  } catch {
+    return `${origin}/`;
+  }
+};

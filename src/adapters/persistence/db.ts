@@ -1,0 +1,166 @@
+import { readdir, readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+import { ServiceUnavailableError } from '../../domain/errors.ts';
+
+export const SQL_DIR = fileURLToPath(new URL('../../../sql/', import.meta.url));
+
+/** What repositories run their SQL on: the pool, or one transaction's client. */
+export interface Queryable {
+  query<R extends pg.QueryResultRow = pg.QueryResultRow>(text: string, params?: unknown[]): Promise<pg.QueryResult<R>>;
+}
+
+const CONNECTION_ERROR_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'EHOSTUNREACH',
+  '57P01', // admin_shutdown
+  '57P02', // crash_shutdown
+  '57P03', // cannot_connect_now
+  '53300', // too_many_connections
+]);
+
+export const isConnectionError = (error: unknown): boolean => {
+  if (!(error instanceof Error)) return false;
+  const code = (error as { code?: unknown }).code;
+  if (typeof code === 'string' && (CONNECTION_ERROR_CODES.has(code) || code.startsWith('08'))) return true;
+  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|connect ECONNREFUSED/i.test(
+    error.message,
+  );
+};
+
+const translate = (error: unknown): unknown => (isConnectionError(error) ? new ServiceUnavailableError(error) : error);
+
+export interface PoolOptions {
+  connectionString: string;
+  max?: number;
+  connectionTimeoutMillis?: number;
+  onError?: (error: Error) => void;
+}
+
+/**
+ * The pool, with connection failures turned into ServiceUnavailableError (answered 503)
+ * and idle-client errors reported instead of crashing the process.
+ */
+export class Db implements Queryable {
+  readonly pool: pg.Pool;
+
+  constructor(options: PoolOptions) {
+    this.pool = new pg.Pool({
+      connectionString: options.connectionString,
+      max: options.max ?? 10,
+      connectionTimeoutMillis: options.connectionTimeoutMillis ?? 5_000,
+      idleTimeoutMillis: 30_000,
+    });
+    this.pool.on('error', (error) => options.onError?.(error));
+  }
+
+  async query<R extends pg.QueryResultRow = pg.QueryResultRow>(text: string, params?: unknown[]): Promise<pg.QueryResult<R>> {
+    try {
+      return await this.pool.query<R>(text, params);
+    } catch (error) {
+      throw translate(error);
+    }
+  }
+
+  async transaction<T>(work: (client: Queryable) => Promise<T>): Promise<T> {
+    let client: pg.PoolClient;
+    try {
+      client = await this.pool.connect();
+    } catch (error) {
+      throw translate(error);
+    }
+    // A checked-out client has no 'error' listener; a connection lost between two
+    // queries would otherwise crash the process.
+    let lostConnection: unknown = null;
+    const onClientError = (error: Error) => (lostConnection = error);
+    client.on('error', onClientError);
+    const tx: Queryable = {
+      query: async (text, params) => {
+        try {
+          return await client.query(text, params);
+        } catch (error) {
+          throw translate(error);
+        }
+      },
+    };
+    let broken = false;
+    try {
+      await tx.query('BEGIN');
+      const result = await work(tx);
+      await tx.query('COMMIT');
+      return result;
+    } catch (error) {
+      broken = error instanceof ServiceUnavailableError;
+      if (!broken) await client.query('ROLLBACK').catch(() => (broken = true));
+      throw error;
+    } finally {
+      client.removeListener('error', onClientError);
+      client.release(broken || lostConnection !== null);
+    }
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+}
+
+// ---------------------------------------------------------------- migrations
+
+/** Any fixed 64-bit number; every instance must use the same one. */
+const MIGRATION_LOCK_KEY = 7_351_920_416_221n;
+
+export const migrationFiles = async (dir = SQL_DIR): Promise<string[]> =>
+  (await readdir(dir)).filter((name) => /^\d+_.+\.sql$/.test(name)).sort();
+
+/**
+ * Applies pending migrations in order, each in its own transaction, under an advisory
+ * lock so instances starting at once wait for each other instead of racing.
+ */
+export const migrate = async (connectionString: string, dir = SQL_DIR): Promise<string[]> => {
+  const client = new pg.Client({ connectionString });
+  await client.connect();
+  try {
+    await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK_KEY.toString()]);
+    await client.query(
+      'CREATE TABLE IF NOT EXISTS schema_migrations (version text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())',
+    );
+    const { rows } = await client.query<{ version: string }>('SELECT version FROM schema_migrations');
+    const applied = new Set(rows.map((row) => row.version));
+    const newlyApplied: string[] = [];
+    for (const file of await migrationFiles(dir)) {
+      if (applied.has(file)) continue;
+      const sql = await readFile(path.join(dir, file), 'utf8');
+      await client.query('BEGIN');
+      try {
+        await client.query(sql);
+        await client.query('INSERT INTO schema_migrations (version) VALUES ($1)', [file]);
+        await client.query('COMMIT');
+      } catch (error) {
+        await client.query('ROLLBACK');
+        throw new Error(`migration ${file} failed: ${(error as Error).message}`, { cause: error });
+      }
+      newlyApplied.push(file);
+    }
+    return newlyApplied;
+  } finally {
+    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK_KEY.toString()]).catch(() => undefined);
+    await client.end();
+  }
+};
+
+/** Ready means: the database answers and every migration file is recorded as applied. */
+export const isReady = async (db: Queryable, expected: string[]): Promise<boolean> => {
+  try {
+    const { rows } = await db.query<{ version: string }>('SELECT version FROM schema_migrations');
+    const applied = new Set(rows.map((row) => row.version));
+    return expected.every((file) => applied.has(file));
+  } catch {
+    return false;
+  }
+};

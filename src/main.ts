@@ -1,0 +1,187 @@
+import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import type { Server } from 'node:http';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
+import pg from 'pg';
+import type { Logger } from 'pino';
+import { makeGetBotOverview, makeUpdateBotSettings } from './application/bot-settings.ts';
+import type { Clock, PasswordHasher, Repositories, Transactor } from './application/ports.ts';
+import { makeRegisterUser } from './application/register-user.ts';
+import { makeSignIn } from './application/sign-in.ts';
+import { makeUpsertBot } from './application/upsert-bot.ts';
+import { BcryptPasswordHasher, systemClock } from './adapters/bcrypt-password-hasher.ts';
+import { parseConfig, type Config } from './adapters/config.ts';
+import { buildApp } from './adapters/http/build-app.ts';
+import { createLogger } from './adapters/logger.ts';
+import { Db, isReady, migrate, migrationFiles, type Queryable } from './adapters/persistence/db.ts';
+import { startEmbeddedPostgres, type EmbeddedPostgres } from './adapters/persistence/embedded-postgres.ts';
+import { PgBotRepository } from './adapters/persistence/pg-bot-repository.ts';
+import { PgBotTokenRepository } from './adapters/persistence/pg-bot-token-repository.ts';
+import { PgConversationRepository } from './adapters/persistence/pg-conversation-repository.ts';
+import { PgEmbeddingCache } from './adapters/persistence/pg-embedding-cache.ts';
+import { PgLeadRepository } from './adapters/persistence/pg-lead-repository.ts';
+import { PgNotificationRepository } from './adapters/persistence/pg-notification-repository.ts';
+import { createPgSessionStore } from './adapters/persistence/pg-session-store.ts';
+import { PgSignInThrottle } from './adapters/persistence/pg-sign-in-throttle.ts';
+import { PgUserRepository } from './adapters/persistence/pg-user-repository.ts';
+
+export const pgRepositories = (q: Queryable): Repositories => ({
+  users: new PgUserRepository(q),
+  bots: new PgBotRepository(q),
+  tokens: new PgBotTokenRepository(q),
+  conversations: new PgConversationRepository(q),
+  leads: new PgLeadRepository(q),
+  notifications: new PgNotificationRepository(q),
+  embeddings: new PgEmbeddingCache(q),
+});
+
+export interface ServiceDeps {
+  config: Config;
+  db: Db;
+  logger: Logger;
+  sessionSecret: string;
+  clock?: Clock;
+  hasher?: PasswordHasher;
+}
+
+/** Adapters -> use cases -> app, over one database. Tests build the service through here too. */
+export const createService = async (deps: ServiceDeps) => {
+  const { config, db, logger } = deps;
+  const clock = deps.clock ?? systemClock;
+  const hasher = deps.hasher ?? new BcryptPasswordHasher();
+  const repos = pgRepositories(db);
+  const transactor: Transactor = { transaction: (work) => db.transaction((tx) => work(pgRepositories(tx))) };
+  const sessionStore = createPgSessionStore(db, (error) => logger.warn({ err: error }, 'session store'));
+  const expectedMigrations = await migrationFiles();
+
+  const app = buildApp(
+    {
+      registerUser: makeRegisterUser({ users: repos.users, hasher, clock }),
+      signIn: makeSignIn({ users: repos.users, hasher, throttle: new PgSignInThrottle(db), clock }),
+      upsertBot: makeUpsertBot({ transactor, clock }),
+      getBotOverview: makeGetBotOverview({ bots: repos.bots }),
+      updateBotSettings: makeUpdateBotSettings({ bots: repos.bots, clock }),
+    },
+    {
+      logger,
+      sessionStore,
+      sessionSecret: deps.sessionSecret,
+      sessionCookieName: config.SESSION_COOKIE_NAME,
+      secureCookies: config.NODE_ENV === 'production',
+      publicUrl: config.PUBLIC_URL,
+      allowedOrigins: config.ALLOWED_ORIGINS,
+      trustProxy: config.TRUST_PROXY,
+      isReady: () => isReady(db, expectedMigrations),
+    },
+  );
+  return { app, close: async () => sessionStore.close() };
+};
+
+// ---------------------------------------------------------------- running it
+
+const EMBEDDED_DATABASE = 'careerbot';
+
+/** In development the session secret is generated once and kept in DATA_DIR. */
+const developmentSessionSecret = async (dataDir: string) => {
+  const file = path.join(dataDir, 'session-secret');
+  if (existsSync(file)) return (await readFile(file, 'utf8')).trim();
+  const secret = randomBytes(32).toString('hex');
+  await mkdir(dataDir, { recursive: true });
+  await writeFile(file, `${secret}\n`, { mode: 0o600 });
+  return secret;
+};
+
+const ensureDatabase = async (serverUrl: string, name: string) => {
+  const client = new pg.Client({ connectionString: serverUrl });
+  await client.connect();
+  try {
+    const { rowCount } = await client.query('SELECT 1 FROM pg_database WHERE datname = $1', [name]);
+    if (!rowCount) await client.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(serverUrl);
+  url.pathname = `/${name}`;
+  return url.toString();
+};
+
+/** DATABASE_URL, else an embedded PostgreSQL with its data in DATA_DIR. */
+export const openDatabase = async (config: Config, logger: Logger) => {
+  if (config.DATABASE_URL) return { url: config.DATABASE_URL, embedded: null };
+  const embedded = await startEmbeddedPostgres({
+    dataDir: config.DATA_DIR,
+    persistent: true,
+    ownSignalHandling: true,
+    onLog: (line) => logger.debug({ postgres: line }),
+  });
+  logger.info({ dataDir: path.resolve(config.DATA_DIR) }, 'embedded PostgreSQL started');
+  return { url: await ensureDatabase(embedded.url, EMBEDDED_DATABASE), embedded };
+};
+
+const SHUTDOWN_GRACE_MS = 10_000;
+
+const run = async () => {
+  const parsed = parseConfig(process.env);
+  if (!parsed.ok) {
+    console.error(parsed.message);
+    process.exit(1);
+  }
+  const config = parsed.config;
+  const logger = createLogger(config.LOG_LEVEL);
+  let embedded: EmbeddedPostgres | null = null;
+  let db: Db | null = null;
+  let server: Server | null = null;
+  let close = async () => {};
+
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal }, 'shutting down');
+    const force = setTimeout(() => server?.closeAllConnections(), SHUTDOWN_GRACE_MS);
+    force.unref();
+    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+    clearTimeout(force);
+    await close().catch(() => undefined);
+    await db?.close().catch(() => undefined);
+    await embedded?.stop().catch((error) => logger.error({ err: error }, 'stopping embedded PostgreSQL'));
+    logger.info('stopped');
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+
+  try {
+    const database = await openDatabase(config, logger);
+    embedded = database.embedded;
+    const applied = await migrate(database.url);
+    if (applied.length > 0) logger.info({ applied }, 'migrations applied');
+    db = new Db({
+      connectionString: database.url,
+      max: config.DB_POOL_MAX,
+      onError: (error) => logger.warn({ err: error }, 'idle database connection lost'),
+    });
+    const sessionSecret = config.SESSION_SECRET ?? (await developmentSessionSecret(config.DATA_DIR));
+    const service = await createService({ config, db, logger, sessionSecret });
+    close = service.close;
+    server = service.app.listen(config.PORT, config.HOST);
+    await new Promise<void>((resolve, reject) => {
+      server!.once('listening', resolve);
+      server!.once('error', reject);
+    });
+    const address = server.address();
+    const port = typeof address === 'object' && address ? address.port : config.PORT;
+    logger.info({ port, host: config.HOST, url: `http://localhost:${port}` }, 'listening');
+  } catch (error) {
+    logger.fatal({ err: error }, 'start-up failed');
+    await db?.close().catch(() => undefined);
+    await embedded?.stop().catch(() => undefined);
+    process.exit(1);
+  }
+};
+
+if (process.argv[1] && import.meta.url === pathToFileURL(path.resolve(process.argv[1])).href) {
+  void run();
+}

@@ -1,0 +1,85 @@
+/** A fetch wrapper that keeps cookies, like a browser or `curl -b -c`. */
+export class HttpClient {
+  readonly cookies = new Map<string, string>();
+
+  constructor(readonly baseUrl: string) {}
+
+  cookieHeader() {
+    return [...this.cookies].map(([name, value]) => `${name}=${value}`).join('; ');
+  }
+
+  async request(
+    method: string,
+    path: string,
+    options: { json?: unknown; form?: Record<string, string>; body?: string; headers?: Record<string, string> } = {},
+  ) {
+    const headers: Record<string, string> = { ...options.headers };
+    if (this.cookies.size > 0 && !('cookie' in headers)) headers.cookie = this.cookieHeader();
+    let body: string | undefined = options.body;
+    if (options.json !== undefined) {
+      headers['content-type'] ??= 'application/json';
+      body = JSON.stringify(options.json);
+    } else if (options.form) {
+      headers['content-type'] ??= 'application/x-www-form-urlencoded';
+      body = new URLSearchParams(options.form).toString();
+    }
+    const response = await fetch(`${this.baseUrl}${path}`, { method, headers, body, redirect: 'manual' });
+    for (const line of response.headers.getSetCookie()) {
+      const [pair] = line.split(';');
+      const index = pair!.indexOf('=');
+      const name = pair!.slice(0, index);
+      const value = pair!.slice(index + 1);
+      if (/expires=Thu, 01 Jan 1970/i.test(line) || value === '') this.cookies.delete(name);
+      else this.cookies.set(name, value);
+    }
+    const text = await response.text();
+    let json: any;
+    try {
+      json = text ? JSON.parse(text) : undefined;
+    } catch {
+      json = undefined;
+    }
+    return { status: response.status, headers: response.headers, json, text };
+  }
+
+  get(path: string, headers?: Record<string, string>) {
+    return this.request('GET', path, { headers });
+  }
+
+  post(path: string, json?: unknown, headers?: Record<string, string>) {
+    return this.request('POST', path, { json, headers });
+  }
+
+  patch(path: string, json?: unknown, headers?: Record<string, string>) {
+    return this.request('PATCH', path, { json, headers });
+  }
+
+  delete(path: string, headers?: Record<string, string>) {
+    return this.request('DELETE', path, { headers });
+  }
+}
+
+export const uniqueName = (prefix = 'user') => `${prefix}${Math.random().toString(36).slice(2, 10)}`;
+
+/** Registers and signs in a fresh account; returns the signed-in client. */
+export const signedInClient = async (baseUrl: string, name = uniqueName()) => {
+  const client = new HttpClient(baseUrl);
+  const password = 'correct horse battery';
+  const email = `${name}@example.com`;
+  const registered = await client.post('/api/auth/register', { username: name, email, password });
+  if (registered.status !== 201) throw new Error(`register failed: ${registered.status} ${registered.text}`);
+  const { json: csrf } = await client.get('/api/auth/csrf');
+  const signedIn = await client.post('/api/auth/callback/credentials', { csrfToken: csrf.csrfToken, email, password });
+  if (signedIn.status !== 200) throw new Error(`sign-in failed: ${signedIn.status} ${signedIn.text}`);
+  return { client, userId: registered.json.user.id as string, email, username: name, password };
+};
+
+export const validBot = (overrides: Record<string, unknown> = {}) => ({
+  name: 'Ada Lovelace',
+  headline: 'Analytical engine programmer',
+  personality: 'professional',
+  contextText: 'Ada wrote the first published algorithm intended for a machine. She worked with Charles Babbage.',
+  suggestedQuestions: ['What did Ada build?', 'Who did she work with?'],
+  llmProvider: 'openai',
+  ...overrides,
+});

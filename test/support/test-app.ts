@@ -1,0 +1,66 @@
+import type { AddressInfo } from 'node:net';
+import { Writable } from 'node:stream';
+import type { Clock, PasswordHasher } from '../../src/application/ports.ts';
+import { parseConfig } from '../../src/adapters/config.ts';
+import { createLogger } from '../../src/adapters/logger.ts';
+import { createService } from '../../src/main.ts';
+import { createTestDatabase, type TestDatabase } from './test-database.ts';
+
+/** Every log line the service wrote, kept to search for leaked secrets. */
+export class LogCapture {
+  readonly lines: string[] = [];
+  readonly stream = new Writable({
+    write: (chunk: Buffer, _encoding, done) => {
+      this.lines.push(...chunk.toString('utf8').split('\n').filter(Boolean));
+      done();
+    },
+  });
+
+  text() {
+    return this.lines.join('\n');
+  }
+}
+
+export interface TestAppOptions {
+  env?: Record<string, string>;
+  clock?: Clock;
+  hasher?: PasswordHasher;
+  /** Reuse a database (e.g. two app instances on one database). */
+  database?: TestDatabase;
+}
+
+export const TEST_SESSION_SECRET = 'test-session-secret-0123456789abcdef0123456789';
+
+/** The whole service in-process on a free port, over its own fresh database. */
+export const startTestApp = async (options: TestAppOptions = {}) => {
+  const database = options.database ?? (await createTestDatabase());
+  const parsed = parseConfig({ NODE_ENV: 'test', LOG_LEVEL: 'info', ...options.env });
+  if (!parsed.ok) throw new Error(parsed.message);
+  const logs = new LogCapture();
+  const logger = createLogger(parsed.config.LOG_LEVEL, logs.stream);
+  const service = await createService({
+    config: parsed.config,
+    db: database.db,
+    logger,
+    sessionSecret: TEST_SESSION_SECRET,
+    clock: options.clock,
+    hasher: options.hasher,
+  });
+  const server = service.app.listen(0, '127.0.0.1');
+  await new Promise<void>((resolve) => server.once('listening', resolve));
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return {
+    baseUrl,
+    logs,
+    database,
+    db: database.db,
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await service.close();
+      if (!options.database) await database.drop();
+    },
+  };
+};
+
+export type TestApp = Awaited<ReturnType<typeof startTestApp>>;
