@@ -1,0 +1,87 @@
+import Anthropic, {
+  APIConnectionError,
+  APIConnectionTimeoutError,
+  APIError,
+  APIUserAbortError,
+} from '@anthropic-ai/sdk';
+import { z } from 'zod';
+import type { LlmGateway, LlmRequest, LlmResponse } from '../../application/ports.ts';
+import {
+  completeWithPolicy,
+  failureForStatus,
+  failureForUnknownError,
+  MalformedAnswerError,
+  requireText,
+  retryAfterSecondsFromHeaders,
+  type ProviderFailure,
+} from './call-policy.ts';
+
+export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
+
+export interface AnthropicLlmGatewayOptions {
+  baseURL?: string;
+  timeoutMs: number;
+}
+
+const messageAnswer = z.object({
+  content: z.array(z.object({ type: z.string(), text: z.string().optional() })),
+});
+
+/**
+ * `request.temperature` is not sent: @anthropic-ai/sdk 1.x speaks API version 2026-10-21,
+ * which answers 400 to any temperature, top_p or top_k (the SDK's types no longer have them).
+ */
+export class AnthropicLlmGateway implements LlmGateway {
+  private readonly baseURL: string;
+  private readonly timeoutMs: number;
+
+  constructor(options: AnthropicLlmGatewayOptions) {
+    this.baseURL = options.baseURL || ANTHROPIC_DEFAULT_BASE_URL;
+    this.timeoutMs = options.timeoutMs;
+  }
+
+  complete(request: LlmRequest): Promise<LlmResponse> {
+    return completeWithPolicy(
+      this.timeoutMs,
+      async (signal) => {
+        const client = new Anthropic({
+          apiKey: request.apiKey,
+          baseURL: this.baseURL,
+          maxRetries: 0,
+          timeout: this.timeoutMs,
+        });
+        const answer = await client.messages.create(
+          {
+            model: request.model,
+            system: request.system,
+            messages: [{ role: 'user', content: request.message }],
+            max_tokens: request.maxTokens,
+          },
+          { signal },
+        );
+        return messageText(answer);
+      },
+      classifyAnthropicError,
+    );
+  }
+}
+
+function messageText(answer: unknown): string {
+  const parsed = messageAnswer.safeParse(answer);
+  if (!parsed.success) throw new MalformedAnswerError('anthropic');
+  const texts = parsed.data.content.flatMap((block) =>
+    block.type === 'text' && block.text !== undefined ? [block.text] : [],
+  );
+  return requireText('anthropic', texts.join(''));
+}
+
+function classifyAnthropicError(error: unknown): ProviderFailure {
+  if (error instanceof APIConnectionTimeoutError || error instanceof APIUserAbortError) {
+    return { kind: 'unavailable', retryable: false };
+  }
+  if (error instanceof APIConnectionError) return { kind: 'unavailable', retryable: true };
+  if (error instanceof APIError && typeof error.status === 'number') {
+    return failureForStatus(error.status, retryAfterSecondsFromHeaders(error.headers));
+  }
+  return failureForUnknownError(error);
+}
