@@ -80,11 +80,6 @@ export const configSchema = z
     EMBEDDING_MODEL: z.string().trim().min(1).default('text-embedding-3-small'),
     SMTP_URL: optionalUrl,
     MAIL_FROM: z.string().trim().default('Career Bot Platform <no-reply@localhost>'),
-  })
-  .superRefine((config, ctx) => {
-    if (config.NODE_ENV === 'production' && !config.SESSION_SECRET) {
-      ctx.addIssue({ code: 'custom', path: ['SESSION_SECRET'], message: 'is required when NODE_ENV=production' });
-    }
   });
 
 export type Config = z.infer<typeof configSchema>;
@@ -94,7 +89,13 @@ export type ConfigResult = { ok: true; config: Config } | { ok: false; message: 
 /** Parses the environment; on failure the message names every bad variable. */
 export const parseConfig = (env: NodeJS.ProcessEnv): ConfigResult => {
   const parsed = configSchema.safeParse(env);
-  if (parsed.success) return { ok: true, config: parsed.data };
-  const lines = parsed.error.issues.map((issue) => `  ${issue.path.join('.') || '(environment)'}: ${issue.message}`);
+  const lines = parsed.success
+    ? []
+    : parsed.error.issues.map((issue) => `  ${issue.path.join('.') || '(environment)'}: ${issue.message}`);
+  // Checked on the raw environment so it is reported together with every other problem.
+  if (env.NODE_ENV === 'production' && !env.SESSION_SECRET) {
+    lines.push('  SESSION_SECRET: is required when NODE_ENV=production');
+  }
+  if (parsed.success && lines.length === 0) return { ok: true, config: parsed.data };
   return { ok: false, message: `Invalid configuration:\n${lines.join('\n')}` };
 };

@@ -1,0 +1,16 @@
+import { afterAll, beforeAll } from 'vitest';
+import { PgBotRepository } from '../../src/adapters/persistence/pg-bot-repository.ts';
+import { PgUserRepository } from '../../src/adapters/persistence/pg-user-repository.ts';
+import { accountRepositoriesContract } from '../contracts/account-repositories.contract.ts';
+import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
+
+let database: TestDatabase;
+beforeAll(async () => {
+  database = await createTestDatabase();
+});
+afterAll(async () => database?.drop());
+
+accountRepositoriesContract('PostgreSQL', async () => ({
+  users: new PgUserRepository(database.db),
+  bots: new PgBotRepository(database.db),
+}));

@@ -1,0 +1,110 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { parseConfig } from '../../src/adapters/config.ts';
+import { HttpClient } from '../support/http-client.ts';
+import { spawnService, startServiceProcess } from '../support/service-process.ts';
+import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
+
+const postgresProcessesUsing = (dataDir: string) => {
+  try {
+    return execFileSync('pgrep', ['-f', `postgres.*${dataDir}`], { encoding: 'utf8' }).trim();
+  } catch {
+    return ''; // pgrep exits 1 when nothing matches
+  }
+};
+
+describe('configuration', () => {
+  it('names every bad variable in one message', () => {
+    const result = parseConfig({
+      PORT: 'abc',
+      LLM_TIMEOUT_MS: '-5',
+      NODE_ENV: 'production',
+      PUBLIC_URL: 'not a url',
+      ALLOWED_ORIGINS: 'https://ok.example,nope',
+      LOG_LEVEL: 'loud',
+    });
+    expect(result.ok).toBe(false);
+    if (result.ok) return;
+    for (const name of ['PORT', 'LLM_TIMEOUT_MS', 'SESSION_SECRET', 'PUBLIC_URL', 'ALLOWED_ORIGINS', 'LOG_LEVEL']) {
+      expect(result.message).toContain(`${name}`);
+    }
+  });
+
+  it('applies the documented defaults', () => {
+    const result = parseConfig({});
+    expect(result.ok && result.config).toMatchObject({
+      PORT: 3000,
+      HOST: '0.0.0.0',
+      DATA_DIR: './.data',
+      LLM_TIMEOUT_MS: 30_000,
+      LOG_LEVEL: 'info',
+      TRUST_PROXY: false,
+      AZURE_OPENAI_ALLOWED_HOSTS: ['.openai.azure.com', '.cognitiveservices.azure.com', '.services.ai.azure.com'],
+    });
+  });
+
+  it('makes the process exit non-zero with that message before doing anything', async () => {
+    const service = spawnService({ PORT: 'abc', NODE_ENV: 'production' });
+    expect(await service.exited).toBe(1);
+    expect(service.output()).toContain('Invalid configuration');
+    expect(service.output()).toContain('PORT');
+    expect(service.output()).toContain('SESSION_SECRET: is required when NODE_ENV=production');
+  });
+});
+
+describe('npm start on the embedded PostgreSQL', () => {
+  const dirs: string[] = [];
+  afterAll(async () => Promise.all(dirs.map((dir) => rm(dir, { recursive: true, force: true }))));
+
+  it('starts without DATABASE_URL, keeps data across restarts, and leaves no PostgreSQL behind after SIGINT', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'careerbot-start-'));
+    dirs.push(dataDir);
+    const env = { DATA_DIR: dataDir, LOG_LEVEL: 'info' };
+
+    const first = await startServiceProcess(env);
+    expect((await new HttpClient(first.baseUrl).get('/readyz')).status).toBe(200);
+    const registered = await new HttpClient(first.baseUrl).post('/api/auth/register', {
+      username: 'persisted',
+      email: 'persisted@example.com',
+      password: 'long enough pw',
+    });
+    expect(registered.status).toBe(201);
+    expect(postgresProcessesUsing(dataDir)).not.toBe('');
+    first.child.kill('SIGINT');
+    expect(await first.exited).toBe(0);
+    expect(postgresProcessesUsing(dataDir)).toBe('');
+
+    const second = await startServiceProcess(env);
+    const again = await new HttpClient(second.baseUrl).post('/api/auth/register', {
+      username: 'persisted',
+      email: 'persisted@example.com',
+      password: 'long enough pw',
+    });
+    expect(again.status).toBe(409);
+    second.child.kill('SIGTERM');
+    expect(await second.exited).toBe(0);
+    expect(postgresProcessesUsing(dataDir)).toBe('');
+    expect(second.output()).toContain('"msg":"stopped"');
+  });
+});
+
+describe('npm start with DATABASE_URL', () => {
+  let database: TestDatabase;
+  afterAll(async () => database?.drop());
+
+  it('two instances starting at once on one empty database both come up, migrating once', async () => {
+    database = await createTestDatabase({ migrated: false });
+    const env = { DATABASE_URL: database.url, LOG_LEVEL: 'info', DATA_DIR: path.join(tmpdir(), 'careerbot-unused') };
+    const [a, b] = await Promise.all([startServiceProcess(env), startServiceProcess(env)]);
+    expect((await new HttpClient(a.baseUrl).get('/readyz')).status).toBe(200);
+    expect((await new HttpClient(b.baseUrl).get('/readyz')).status).toBe(200);
+    const appliedBy = [a, b].filter((service) => service.output().includes('migrations applied'));
+    expect(appliedBy).toHaveLength(1);
+    a.child.kill('SIGTERM');
+    b.child.kill('SIGTERM');
+    expect(await Promise.all([a.exited, b.exited])).toEqual([0, 0]);
+  });
+});
