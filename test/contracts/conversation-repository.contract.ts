@@ -1,0 +1,136 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import type { ConversationRepository } from '../../src/application/ports.ts';
+import type { ChatMessage } from '../../src/domain/types.ts';
+import { keysetPaginationContract } from './keyset-pagination.contract.ts';
+
+export interface ConversationRepositoryFixture {
+  subject: ConversationRepository;
+  /** Two bots with no conversations yet. */
+  botId: string;
+  otherBotId: string;
+}
+
+const NOW = new Date('2025-03-01T10:00:00.000Z');
+const later = (ms: number) => new Date(NOW.getTime() + ms);
+
+const user = (content: string): ChatMessage => ({ role: 'user', content });
+const assistant = (content: string): ChatMessage => ({ role: 'assistant', content });
+
+export const conversationRepositoryContract = (makeSubject: () => Promise<ConversationRepositoryFixture>) => {
+  describe('ConversationRepository contract', () => {
+    it('starts a conversation once per (bot, session) and finds it again afterwards', async () => {
+      const { subject, botId, otherBotId } = await makeSubject();
+      const sessionId = randomUUID();
+      const first = await subject.startOrLock(botId, sessionId, NOW);
+      expect(first).toEqual({
+        created: true,
+        conversation: { id: expect.any(String), botId, sessionId, messageCount: 0, startedAt: NOW, lastMessageAt: NOW },
+      });
+      const again = await subject.startOrLock(botId, sessionId, later(5000));
+      expect(again).toEqual({ created: false, conversation: first.conversation });
+      const elsewhere = await subject.startOrLock(otherBotId, sessionId, NOW);
+      expect(elsewhere.created).toBe(true);
+      expect(elsewhere.conversation.id).not.toBe(first.conversation.id);
+    });
+
+    it('gives one conversation and one created: true to concurrent first saves of a session', async () => {
+      const { subject, botId } = await makeSubject();
+      const sessionId = randomUUID();
+      const results = await Promise.all(Array.from({ length: 10 }, () => subject.startOrLock(botId, sessionId, NOW)));
+      expect(results.filter((result) => result.created)).toHaveLength(1);
+      expect(new Set(results.map((result) => result.conversation.id)).size).toBe(1);
+      expect((await subject.list(botId, { limit: 100, cursor: null })).items).toHaveLength(1);
+    });
+
+    it('appends messages after the stored ones and returns the updated conversation', async () => {
+      const { subject, botId } = await makeSubject();
+      const { conversation } = await subject.startOrLock(botId, randomUUID(), NOW);
+      const afterFirst = await subject.append(conversation, [user('Hi'), assistant('Hello!')], later(1000));
+      expect(afterFirst).toEqual({ ...conversation, messageCount: 2, lastMessageAt: later(1000) });
+      const afterSecond = await subject.append(afterFirst, [user('Rust?'), assistant('Yes.'), user('Thanks')], later(2000));
+      expect(afterSecond).toEqual({ ...conversation, messageCount: 5, lastMessageAt: later(2000) });
+
+      expect(await subject.get(botId, conversation.id)).toEqual({
+        conversation: afterSecond,
+        messages: [
+          { role: 'user', content: 'Hi', createdAt: later(1000) },
+          { role: 'assistant', content: 'Hello!', createdAt: later(1000) },
+          { role: 'user', content: 'Rust?', createdAt: later(2000) },
+          { role: 'assistant', content: 'Yes.', createdAt: later(2000) },
+          { role: 'user', content: 'Thanks', createdAt: later(2000) },
+        ],
+      });
+      expect((await subject.startOrLock(botId, conversation.sessionId, later(3000))).conversation).toEqual(afterSecond);
+    });
+
+    it('returns the conversation unchanged when appending nothing', async () => {
+      const { subject, botId } = await makeSubject();
+      const { conversation } = await subject.startOrLock(botId, randomUUID(), NOW);
+      const withMessages = await subject.append(conversation, [user('Hi')], later(1000));
+      expect(await subject.append(withMessages, [], later(9000))).toEqual(withMessages);
+      expect((await subject.get(botId, conversation.id))?.conversation).toEqual(withMessages);
+    });
+
+    it('gives the last messages, oldest first', async () => {
+      const { subject, botId } = await makeSubject();
+      const { conversation } = await subject.startOrLock(botId, randomUUID(), NOW);
+      expect(await subject.tail(conversation.id, 3)).toEqual([]);
+      await subject.append(conversation, [user('one'), assistant('two'), user('three'), assistant('four')], NOW);
+      expect(await subject.tail(conversation.id, 3)).toEqual([assistant('two'), user('three'), assistant('four')]);
+      expect(await subject.tail(conversation.id, 10)).toEqual([user('one'), assistant('two'), user('three'), assistant('four')]);
+      expect(await subject.tail(conversation.id, 0)).toEqual([]);
+    });
+
+    it('tells whether a conversation belongs to a bot', async () => {
+      const { subject, botId, otherBotId } = await makeSubject();
+      const { conversation } = await subject.startOrLock(botId, randomUUID(), NOW);
+      expect(await subject.belongsToBot(conversation.id, botId)).toBe(true);
+      expect(await subject.belongsToBot(conversation.id, otherBotId)).toBe(false);
+      expect(await subject.belongsToBot(randomUUID(), botId)).toBe(false);
+      expect(await subject.belongsToBot('not-a-uuid', botId)).toBe(false);
+    });
+
+    it('gets nothing for another bot’s, an unknown or a non-UUID id', async () => {
+      const { subject, botId, otherBotId } = await makeSubject();
+      const { conversation } = await subject.startOrLock(otherBotId, randomUUID(), NOW);
+      expect(await subject.get(otherBotId, conversation.id)).not.toBeNull();
+      expect(await subject.get(botId, conversation.id)).toBeNull();
+      expect(await subject.get(botId, randomUUID())).toBeNull();
+      expect(await subject.get(botId, 'not-a-uuid')).toBeNull();
+    });
+
+    it('lists the bot’s conversations with a preview of the first user message', async () => {
+      const { subject, botId, otherBotId } = await makeSubject();
+      const start = async (at: Date, messages: ChatMessage[]) => {
+        const { conversation } = await subject.startOrLock(botId, randomUUID(), at);
+        return subject.append(conversation, messages, at);
+      };
+      // 119 letters and then emoji (two UTF-16 units each): the cut is at 120 characters.
+      const long = `${'a'.repeat(119)}😀😀 and more`;
+      const greeted = await start(later(1000), [assistant('Welcome!'), user('What stack do you use?'), user('Second')]);
+      const lengthy = await start(later(2000), [user(long)]);
+      const silent = await start(later(3000), [assistant('Anyone there?')]);
+      const empty = await start(later(4000), []);
+      await subject.startOrLock(otherBotId, randomUUID(), later(5000));
+
+      expect(await subject.list(botId, { limit: 10, cursor: null })).toEqual({
+        items: [
+          { ...empty, preview: '' },
+          { ...silent, preview: '' },
+          { ...lengthy, preview: `${'a'.repeat(119)}😀` },
+          { ...greeted, preview: 'What stack do you use?' },
+        ],
+        nextCursor: null,
+      });
+    });
+
+    keysetPaginationContract(async () => {
+      const { subject, botId } = await makeSubject();
+      return {
+        insertAt: async (at) => (await subject.startOrLock(botId, randomUUID(), at)).conversation.id,
+        page: (request) => subject.list(botId, request),
+      };
+    });
+  });
+};

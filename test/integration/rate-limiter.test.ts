@@ -1,0 +1,105 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { RateLimitDecision, RateLimits } from '../../src/application/ports.ts';
+import { Db } from '../../src/adapters/persistence/db.ts';
+import { PgRateLimiter } from '../../src/adapters/persistence/pg-rate-limiter.ts';
+import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
+
+// Two app instances: two pools on one database, each with its own limiter.
+let database: TestDatabase;
+let secondPool: Db;
+beforeAll(async () => {
+  database = await createTestDatabase();
+  secondPool = new Db({ connectionString: database.url, max: 10 });
+});
+afterAll(async () => {
+  await secondPool?.close();
+  await database?.drop();
+});
+
+const NOW = new Date('2025-03-01T13:37:20.250Z');
+const MINUTE_END = Date.parse('2025-03-01T13:38:00.000Z');
+const DAY_END = Date.parse('2025-03-02T00:00:00.000Z');
+const N = 25;
+
+const admitted = (decisions: RateLimitDecision[]) => decisions.filter((decision) => decision.allowed).length;
+
+const burst = (limiters: PgRateLimiter[], bucket: string, limits: RateLimits, count: number) =>
+  Promise.all(Array.from({ length: count }, (_, i) => limiters[i % limiters.length]!.consume(bucket, limits, NOW)));
+
+/** Spends `count` admissions one after the other. */
+const spend = async (limiter: PgRateLimiter, bucket: string, limits: RateLimits, count: number) => {
+  for (let i = 0; i < count; i += 1) expect(await limiter.consume(bucket, limits, NOW)).toEqual({ allowed: true });
+};
+
+const storedCounts = async (bucket: string) => {
+  const { rows } = await database.db.query<{ short_count: number; long_count: number }>(
+    'SELECT short_count, long_count FROM rate_limit_buckets WHERE bucket = $1',
+    [bucket],
+  );
+  return rows[0];
+};
+
+describe('PgRateLimiter under concurrency', () => {
+  it.each([
+    { name: 'one instance', instances: 1 },
+    { name: 'two instances', instances: 2 },
+  ])('admits exactly min(N, L) of N concurrent calls against a remaining budget L ($name)', async ({ instances }) => {
+    const limiters = [new PgRateLimiter(database.db), new PgRateLimiter(secondPool)].slice(0, instances);
+    const bucket = `chat:${randomUUID()}`;
+    const limits = { perMinute: 10, perDay: 100 };
+    await spend(limiters[0]!, bucket, limits, 3);
+
+    const decisions = await burst(limiters, bucket, limits, N);
+    expect(admitted(decisions)).toBe(7);
+    expect(decisions.filter((decision) => !decision.allowed)).toEqual(
+      Array.from({ length: N - 7 }, () => ({ allowed: false, scope: 'short', resetAt: MINUTE_END })),
+    );
+    expect(await storedCounts(bucket)).toEqual({ short_count: 10, long_count: 10 });
+  });
+
+  it('admits all of N concurrent calls when the budget exceeds N', async () => {
+    const limiters = [new PgRateLimiter(database.db), new PgRateLimiter(secondPool)];
+    const bucket = `chat:${randomUUID()}`;
+    const decisions = await burst(limiters, bucket, { perMinute: 100, perDay: 1000 }, N);
+    expect(admitted(decisions)).toBe(N);
+    expect(await storedCounts(bucket)).toEqual({ short_count: N, long_count: N });
+  });
+
+  it('admits exactly the remaining daily budget, refusing the rest on long', async () => {
+    const limiters = [new PgRateLimiter(database.db), new PgRateLimiter(secondPool)];
+    const bucket = `chat:${randomUUID()}`;
+    const limits = { perMinute: 1000, perDay: 50 };
+    await spend(limiters[0]!, bucket, limits, 45);
+
+    const decisions = await burst(limiters, bucket, limits, N);
+    expect(admitted(decisions)).toBe(5);
+    expect(decisions.filter((decision) => !decision.allowed)).toEqual(
+      Array.from({ length: N - 5 }, () => ({ allowed: false, scope: 'long', resetAt: DAY_END })),
+    );
+  });
+
+  it('counts none of the refused calls of a burst: raising the limit admits exactly the extra amount', async () => {
+    const limiters = [new PgRateLimiter(database.db), new PgRateLimiter(secondPool)];
+    const bucket = `chat:${randomUUID()}`;
+    expect(admitted(await burst(limiters, bucket, { perMinute: 4, perDay: 100 }, N))).toBe(4);
+    expect(admitted(await burst(limiters, bucket, { perMinute: 7, perDay: 100 }, N))).toBe(3);
+    expect(await storedCounts(bucket)).toEqual({ short_count: 7, long_count: 7 });
+  });
+
+  it('spends no per-minute budget on calls refused on the long tier', async () => {
+    const limiters = [new PgRateLimiter(database.db), new PgRateLimiter(secondPool)];
+    const bucket = `chat:${randomUUID()}`;
+    expect(admitted(await burst(limiters, bucket, { perMinute: 10, perDay: 4 }, N))).toBe(4);
+    expect(await storedCounts(bucket)).toEqual({ short_count: 4, long_count: 4 });
+    expect(admitted(await burst(limiters, bucket, { perMinute: 10, perDay: 100 }, N))).toBe(6);
+  });
+
+  it('keeps concurrent buckets apart', async () => {
+    const limiter = new PgRateLimiter(database.db);
+    const [a, b] = [`chat:${randomUUID()}`, `chat:${randomUUID()}`];
+    const limits = { perMinute: 5, perDay: 100 };
+    const [onA, onB] = await Promise.all([burst([limiter], a, limits, 12), burst([limiter], b, limits, 12)]);
+    expect([admitted(onA), admitted(onB)]).toEqual([5, 5]);
+  });
+});
