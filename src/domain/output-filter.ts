@@ -1,0 +1,267 @@
+import { instructionsPart } from './system-prompt.ts';
+
+/** What a visitor sees when nothing worth sending is left of a reply. */
+export const FALLBACK_REPLY =
+  "Sorry, I can't share that. Feel free to ask me about the candidate's experience, skills or projects.";
+
+/** Every removed part (a key, an address, a stack trace, an echoed rule) is replaced by this marker. */
+export const REMOVED = '[removed]';
+
+export interface ReplyContext {
+  systemPrompt: string;
+  /** The owner's context: e-mail addresses and phone numbers that appear in it may be shared. */
+  contextText: string;
+  /** The visitor's own LLM key, removed wherever it appears. */
+  callerKey: string;
+}
+
+/**
+ * Removes from a model reply whatever must not reach the visitor: key-shaped strings and the
+ * caller's key, passages that repeat the bot's instructions, stack traces and internal errors,
+ * card numbers, and e-mail addresses or phone numbers that the owner's context does not contain.
+ * Only the offending parts go; if nothing meaningful is left, the reply is FALLBACK_REPLY.
+ * Every step is a single pass or a bounded pattern, so the cost is linear in the reply's length.
+ */
+export function sanitizeReply(reply: string, context: ReplyContext): string {
+  let text = removeCallerKey(reply, context.callerKey);
+  text = removeKeyShapedStrings(text);
+  text = removeInternalErrors(text);
+  text = removePromptEchoes(text, instructionsPart(context.systemPrompt, context.contextText));
+  text = removeCardNumbers(text);
+  text = removeUnlistedEmails(text, context.contextText);
+  text = removeUnlistedPhoneNumbers(text, context.contextText);
+  const tidied = tidy(text);
+  return isMeaningful(tidied, text !== reply) ? tidied : FALLBACK_REPLY;
+}
+
+// ------------------------------------------------------------------ keys
+
+const MIN_CALLER_KEY_LENGTH = 8;
+
+function removeCallerKey(text: string, callerKey: string): string {
+  const key = callerKey.trim();
+  return key.length >= MIN_CALLER_KEY_LENGTH ? text.split(key).join(REMOVED) : text;
+}
+
+const KEY_PATTERNS: readonly RegExp[] = [
+  /\bsk-ant-[A-Za-z0-9_-]{16,}/g,
+  /\bsk-(?:proj-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}/g,
+  /\bAIza[0-9A-Za-z_-]{35}/g,
+  /\bcbt_[0-9a-f]{64}\b/g,
+  /\b[Bb]earer\s+(?=[A-Za-z._~+/-]*\d)[A-Za-z0-9._~+/-]{8,}=*/g,
+  /\b[Bb]earer\s+[A-Za-z0-9._~+/-]{24,}=*/g,
+  /\beyJ[A-Za-z0-9_-]{4,}\.eyJ[A-Za-z0-9_-]{4,}\.[A-Za-z0-9_-]*/g,
+];
+
+const HEX_32 = /\b[0-9a-fA-F]{32}\b/g;
+const KEY_WORD = /\b(?:api[ _-]?keys?|keys?|secrets?|tokens?|subscription|credentials?|passwords?)\b/i;
+const KEY_WORD_REACH = 40;
+
+/**
+ * OpenAI, Anthropic and Google keys, bot tokens, bearer tokens and JWTs. A 32-hex string counts as
+ * an Azure key only next to a word such as key, secret or token: commit hashes are ordinary content.
+ */
+function removeKeyShapedStrings(text: string): string {
+  let result = text;
+  for (const pattern of KEY_PATTERNS) result = result.replace(pattern, REMOVED);
+  return result.replace(HEX_32, (hex: string, offset: number, whole: string) => {
+    const before = whole.slice(Math.max(0, offset - KEY_WORD_REACH), offset);
+    const after = whole.slice(offset + hex.length, offset + hex.length + KEY_WORD_REACH);
+    return KEY_WORD.test(before) || KEY_WORD.test(after) ? REMOVED : hex;
+  });
+}
+
+// ------------------------------------------------------------------ stack traces and internal errors
+
+const INTERNAL_ERROR_LINES: readonly RegExp[] = [
+  /^\s*at\s.*:\d+/,
+  /^\s*at\s+\S+\s+\(.*\)\s*$/,
+  /^\s*(?:[A-Za-z_$][\w$.]*)?(?:Error|Exception)(?::|\s*$)/,
+  /Traceback \(most recent call last\)/,
+  /^\s*File ".*", line \d+/,
+  /\b(?:ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|EADDRINUSE|EHOSTUNREACH|EPIPE)\b/,
+  /\bnode:internal\b/,
+];
+
+/** Lines of stack traces and internal error messages; a run of them becomes one marker. */
+function removeInternalErrors(text: string): string {
+  const kept: string[] = [];
+  for (const line of text.split('\n')) {
+    if (!INTERNAL_ERROR_LINES.some((pattern) => pattern.test(line))) kept.push(line);
+    else if (kept[kept.length - 1] !== REMOVED) kept.push(REMOVED);
+  }
+  return kept.join('\n');
+}
+
+// ------------------------------------------------------------------ echoes of the system prompt
+
+/** A sentence sharing this many consecutive words with the bot's instructions repeats them. */
+const ECHO_WORDS = 8;
+const SENTENCE = /[^.!?\n]+(?:[.!?]+|\n|$)/g;
+
+function words(text: string): string[] {
+  return text.toLowerCase().match(/[\p{L}\p{N}']+/gu) ?? [];
+}
+
+function shingles(text: string): Set<string> {
+  const list = words(text);
+  const found = new Set<string>();
+  for (let i = 0; i + ECHO_WORDS <= list.length; i += 1) found.add(list.slice(i, i + ECHO_WORDS).join(' '));
+  return found;
+}
+
+function echoes(sentence: string, instructions: Set<string>): boolean {
+  const list = words(sentence);
+  for (let i = 0; i + ECHO_WORDS <= list.length; i += 1) {
+    if (instructions.has(list.slice(i, i + ECHO_WORDS).join(' '))) return true;
+  }
+  return false;
+}
+
+/**
+ * Sentences that repeat the instructions of the system prompt (not its context: answering from the
+ * owner's context is the bot's job).
+ */
+function removePromptEchoes(text: string, instructionsText: string): string {
+  const instructions = shingles(instructionsText);
+  if (instructions.size === 0) return text;
+  return text.replace(SENTENCE, (sentence) => {
+    if (!echoes(sentence, instructions)) return sentence;
+    return sentence.endsWith('\n') ? `${REMOVED}\n` : `${REMOVED} `;
+  });
+}
+
+// ------------------------------------------------------------------ card numbers
+
+const CARD_LIKE = /\b\d(?:[ -]?\d){12,18}\b/g;
+
+function passesLuhn(digits: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i += 1) {
+    let digit = digits.charCodeAt(digits.length - 1 - i) - 48;
+    if (i % 2 === 1) {
+      digit *= 2;
+      if (digit > 9) digit -= 9;
+    }
+    sum += digit;
+  }
+  return sum % 10 === 0;
+}
+
+function removeCardNumbers(text: string): string {
+  return text.replace(CARD_LIKE, (match) => (passesLuhn(match.replace(/\D/g, '')) ? REMOVED : match));
+}
+
+// ------------------------------------------------------------------ e-mail addresses
+
+interface Found {
+  start: number;
+  end: number;
+  value: string;
+}
+
+const MAX_LOCAL_PART = 64;
+const MAX_DOMAIN = 253;
+const isEmailLocalChar = (code: number) =>
+  isAsciiAlphanumeric(code) || code === 46 || code === 95 || code === 37 || code === 43 || code === 45;
+const isDomainChar = (code: number) => isAsciiAlphanumeric(code) || code === 46 || code === 45;
+
+function isAsciiAlphanumeric(code: number): boolean {
+  return (code >= 48 && code <= 57) || (code >= 65 && code <= 90) || (code >= 97 && code <= 122);
+}
+
+/** E-mail addresses, found from each "@" outwards with bounded scans, never with a backtracking pattern. */
+function findEmails(text: string): Found[] {
+  const found: Found[] = [];
+  let at = text.indexOf('@');
+  while (at !== -1) {
+    let start = at;
+    while (start > 0 && at - start < MAX_LOCAL_PART && isEmailLocalChar(text.charCodeAt(start - 1))) start -= 1;
+    while (start < at && text[start] === '.') start += 1;
+    let end = at + 1;
+    while (end < text.length && end - at <= MAX_DOMAIN && isDomainChar(text.charCodeAt(end))) end += 1;
+    while (end > at + 1 && (text[end - 1] === '.' || text[end - 1] === '-')) end -= 1;
+    const domain = text.slice(at + 1, end);
+    if (start < at && /^[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}$/.test(domain)) {
+      found.push({ start, end, value: text.slice(start, end).toLowerCase() });
+    }
+    at = text.indexOf('@', at + 1);
+  }
+  return found;
+}
+
+function replaceFound(text: string, found: Found[], keep: (value: string) => boolean): string {
+  let result = '';
+  let cursor = 0;
+  for (const item of found) {
+    if (item.start < cursor || keep(item.value)) continue;
+    result += text.slice(cursor, item.start) + REMOVED;
+    cursor = item.end;
+  }
+  return result + text.slice(cursor);
+}
+
+function removeUnlistedEmails(text: string, contextText: string): string {
+  const found = findEmails(text);
+  if (found.length === 0) return text;
+  const shared = new Set(findEmails(contextText).map((email) => email.value));
+  return replaceFound(text, found, (email) => shared.has(email));
+}
+
+// ------------------------------------------------------------------ phone numbers
+
+const PHONE_LIKE = /\+?\(?\d[\d \t().-]{5,20}\d/g;
+const YEAR_RANGE = /^(?:19|20)\d\d\s*[-.]\s*(?:19|20)\d\d$/;
+const ISO_DATE = /^\d{4}-\d\d-\d\d/;
+const DOTTED_NUMBER = /^[\d.]+$/;
+
+function looksLikePhone(candidate: string): boolean {
+  const digits = candidate.replace(/\D/g, '').length;
+  const international = candidate.startsWith('+');
+  if (digits < (international ? 8 : 9) || digits > 15) return false;
+  return !YEAR_RANGE.test(candidate) && !ISO_DATE.test(candidate) && !DOTTED_NUMBER.test(candidate);
+}
+
+function findPhones(text: string): Found[] {
+  const found: Found[] = [];
+  for (const match of text.matchAll(PHONE_LIKE)) {
+    const value = match[0].trim();
+    if (looksLikePhone(value)) {
+      found.push({ start: match.index, end: match.index + match[0].length, value: value.replace(/\D/g, '') });
+    }
+  }
+  return found;
+}
+
+function removeUnlistedPhoneNumbers(text: string, contextText: string): string {
+  const found = findPhones(text);
+  if (found.length === 0) return text;
+  const shared = new Set(findPhones(contextText).map((phone) => phone.value));
+  const sharedEndings = [...shared].map((digits) => digits.slice(-9));
+  return replaceFound(text, found, (digits) => shared.has(digits) || sharedEndings.includes(digits.slice(-9)));
+}
+
+// ------------------------------------------------------------------ tidying up
+
+const REPEATED_MARKERS = /\[removed\](?:[ \t]*\[removed\])+/g;
+
+function tidy(text: string): string {
+  return text
+    .replace(REPEATED_MARKERS, REMOVED)
+    .replace(/[ \t]{2,}/g, ' ')
+    .replace(/[ \t]+([,.;:!?])/g, '$1')
+    .split('\n')
+    .map((line) => line.trim())
+    .join('\n')
+    .replace(/\n{3,}/g, '\n\n')
+    .trim();
+}
+
+const WORD = /[\p{L}\p{N}]{2,}/gu;
+/** Once something was removed, a reply needs this many words besides the markers to be worth sending. */
+const MIN_WORDS_AFTER_REMOVAL = 3;
+
+function isMeaningful(text: string, somethingRemoved: boolean): boolean {
+  const remaining = text.split(REMOVED).join(' ').match(WORD)?.length ?? 0;
+  return remaining >= (somethingRemoved ? MIN_WORDS_AFTER_REMOVAL : 1);
+}

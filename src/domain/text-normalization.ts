@@ -1,0 +1,443 @@
+/**
+ * Turns visitor text into the canonical lower-case token list the message filter matches on.
+ * normalizeText does the Unicode normalisation; tokenize then reads the text once, character by
+ * character, folding case, look-alike letters and leetspeak and skipping invisible characters as it
+ * goes, so the whole cost is linear in the input length.
+ */
+
+/** Sentence ends become this token, so rules can keep a match inside one sentence. */
+export const SENTENCE_END = '.';
+/** A question mark ends a sentence too, and says it was a question. */
+export const QUESTION_END = '?';
+/** Colons and equals signs become this token: "Previous directions: null", "name = Grom". */
+export const LABEL_END = ':';
+/** Commas become this token, so "we lost it, so please output ..." reads as a new clause. */
+export const CLAUSE_END = ',';
+/** Words outside the vocabulary become this token: the filter never needs their text. */
+export const UNKNOWN_WORD = '';
+
+const BOUNDARY_STRENGTH: Record<string, number> = {
+  [CLAUSE_END]: 1,
+  [LABEL_END]: 2,
+  [SENTENCE_END]: 3,
+  [QUESTION_END]: 3,
+};
+
+export function isSentenceEnd(token: string | undefined): boolean {
+  return token === SENTENCE_END || token === QUESTION_END;
+}
+
+// ------------------------------------------------------------------ Unicode normalisation
+
+const UNICODE_TAG = /[\u{E0000}-\u{E007F}]/gu;
+const TAG_LEAD_SURROGATE = '\uDB40';
+const NON_ASCII = /[\u0080-\uffff]/;
+
+function decodeUnicodeTags(text: string): string {
+  return text.replace(UNICODE_TAG, (tag) => {
+    const ascii = (tag.codePointAt(0) ?? 0) - 0xe0000;
+    return ascii >= 0x20 && ascii < 0x7f ? String.fromCharCode(ascii) : '';
+  });
+}
+
+/**
+ * Unicode NFKC (full-width and mathematical letters become ASCII), then NFD so accents stand apart
+ * from their letters ("é" -> "e" + accent) for tokenize to skip; text hidden in invisible Unicode tag
+ * characters is revealed. ASCII text is returned as it is.
+ */
+export function normalizeText(text: string): string {
+  if (!NON_ASCII.test(text)) return text;
+  const revealed = text.includes(TAG_LEAD_SURROGATE) ? decodeUnicodeTags(text) : text;
+  return revealed.normalize('NFKC').normalize('NFD');
+}
+
+// ------------------------------------------------------------------ character folding
+
+/** Letters from other scripts that look like Latin ones. */
+const LOOK_ALIKES: Record<string, string> = {
+  // Cyrillic
+  а: 'a', в: 'b', г: 'r', е: 'e', к: 'k', м: 'm', н: 'h', о: 'o', п: 'n', р: 'p', с: 'c', т: 't', у: 'y', х: 'x',
+  ь: 'b', ѕ: 's', і: 'i', ј: 'j', ԁ: 'd', һ: 'h', ԛ: 'q', ԝ: 'w', ү: 'y', ӏ: 'l', ѵ: 'v', ԍ: 'g', ԉ: 'n', ѡ: 'w',
+  А: 'A', В: 'B', Е: 'E', К: 'K', М: 'M', Н: 'H', О: 'O', Р: 'P', С: 'C', Т: 'T', У: 'Y', Х: 'X', Ѕ: 'S', І: 'I',
+  Ј: 'J', Ү: 'Y', Ԛ: 'Q', Ԝ: 'W', Ӏ: 'I', Ԁ: 'D', Һ: 'H', Ԍ: 'G',
+  // Greek
+  α: 'a', β: 'b', γ: 'y', ε: 'e', ζ: 'z', η: 'n', ι: 'i', κ: 'k', ν: 'v', ο: 'o', ρ: 'p', τ: 't', υ: 'u', χ: 'x',
+  ω: 'w', ϲ: 'c', ϳ: 'j',
+  Α: 'A', Β: 'B', Ε: 'E', Ζ: 'Z', Η: 'H', Ι: 'I', Κ: 'K', Μ: 'M', Ν: 'N', Ο: 'O', Ρ: 'P', Τ: 'T', Υ: 'Y', Χ: 'X',
+  Ϲ: 'C',
+  // Latin small capitals and IPA letters
+  ᴀ: 'a', ʙ: 'b', ᴄ: 'c', ᴅ: 'd', ᴇ: 'e', ꜰ: 'f', ɢ: 'g', ʜ: 'h', ɪ: 'i', ᴊ: 'j', ᴋ: 'k', ʟ: 'l', ᴍ: 'm', ɴ: 'n',
+  ᴏ: 'o', ᴘ: 'p', ʀ: 'r', ꜱ: 's', ᴛ: 't', ᴜ: 'u', ᴠ: 'v', ᴡ: 'w', ʏ: 'y', ᴢ: 'z', ɑ: 'a', ɡ: 'g', ɩ: 'i', ɵ: 'o',
+  // Armenian
+  օ: 'o', ս: 'u', հ: 'h', ո: 'n', ց: 'g', զ: 'q',
+  // Typographic apostrophes
+  '\u2018': "'", '\u2019': "'", '\u02BC': "'",
+};
+
+/**
+ * Zero-width characters, bidi controls, variation selectors and other invisible characters, and the
+ * combining accents NFD splits off letters: tokenize reads through them as if they were not there.
+ */
+const INVISIBLE_RANGES: readonly [number, number][] = [
+  [0x00ad, 0x00ad], [0x0300, 0x036f], [0x0483, 0x0489], [0x061c, 0x061c], [0x115f, 0x1160], [0x17b4, 0x17b5],
+  [0x180b, 0x180f], [0x1ab0, 0x1aff], [0x1dc0, 0x1dff], [0x200b, 0x200f], [0x202a, 0x202e], [0x2060, 0x206f],
+  [0x20d0, 0x20ff], [0x3164, 0x3164], [0xfe00, 0xfe0f], [0xfe20, 0xfe2f], [0xfeff, 0xfeff], [0xffa0, 0xffa0],
+];
+
+/** For each non-ASCII UTF-16 code unit: INVISIBLE, the ASCII code of its look-alike, or 0. */
+const FOLDED = new Uint16Array(0x10000);
+const INVISIBLE = 1;
+for (const [from, to] of INVISIBLE_RANGES) FOLDED.fill(INVISIBLE, from, to + 1);
+for (const [char, latin] of Object.entries(LOOK_ALIKES)) FOLDED[char.charCodeAt(0)] = latin.charCodeAt(0);
+
+function isSymbol(code: number): boolean {
+  return (
+    code < 0xc0 ||
+    code === 0xd7 ||
+    code === 0xf7 ||
+    (code >= 0x2000 && code <= 0x2bff) ||
+    (code >= 0x3000 && code <= 0x303f) ||
+    (code >= 0xd800 && code <= 0xdfff) ||
+    (code >= 0xfe10 && code <= 0xfe6f) ||
+    (code >= 0xff00 && code <= 0xff0f)
+  );
+}
+
+// ------------------------------------------------------------------ vocabulary
+
+/** The words the filter knows, as a trie over the letters a-z. */
+export interface Vocabulary {
+  /** children[node * 26 + letter] is the child node, 0 when there is none; node 0 is the root. */
+  readonly children: Uint16Array;
+  /** The word that ends at each node, or null. */
+  readonly words: (string | null)[];
+}
+
+export function buildVocabulary(words: Iterable<string>): Vocabulary {
+  const letterWords = new Set<string>();
+  for (const word of words) if (/^[a-z]+$/.test(word)) letterWords.add(word);
+  for (let code = 97; code <= 122; code += 1) letterWords.add(String.fromCharCode(code));
+  let nodes = 1;
+  for (const word of letterWords) nodes += word.length;
+  if (nodes > 0xffff) throw new Error('The vocabulary is too large for its 16-bit trie.');
+  const children = new Uint16Array(nodes * 26);
+  const endings = new Array<string | null>(nodes).fill(null);
+  let used = 1;
+  for (const word of letterWords) {
+    let node = 0;
+    for (let i = 0; i < word.length; i += 1) {
+      const slot = node * 26 + word.charCodeAt(i) - A;
+      if (children[slot] === 0) children[slot] = used++;
+      node = children[slot] as number;
+    }
+    endings[node] = word;
+  }
+  return { children, words: endings };
+}
+
+function step(vocabulary: Vocabulary, node: number, letter: number): number {
+  return node < 0 ? -1 : (vocabulary.children[node * 26 + letter] as number) || -1;
+}
+
+function wordAt(vocabulary: Vocabulary, node: number): string | null {
+  return node > 0 ? (vocabulary.words[node] ?? null) : null;
+}
+
+// ------------------------------------------------------------------ leetspeak
+
+const A = 97;
+/** Leetspeak digits and symbols, as the letter they stand for ("1" also stands for "l", tried second). */
+const LEET_LETTER = new Int8Array(128).fill(-1);
+for (const [char, letter] of Object.entries({
+  '0': 'o', '1': 'i', '2': 'z', '3': 'e', '4': 'a', '5': 's', '6': 'g', '7': 't', '8': 'b', '9': 'g',
+  '@': 'a', $: 's', '!': 'i', '|': 'l',
+})) {
+  LEET_LETTER[char.charCodeAt(0)] = letter.charCodeAt(0) - A;
+}
+const L = 'l'.charCodeAt(0) - A;
+
+const isAsciiDigit = (code: number) => code >= 48 && code <= 57;
+const isAsciiLetterOrDigit = (code: number) =>
+  (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || isAsciiDigit(code);
+const isLeet = (code: number) => code < 128 && (LEET_LETTER[code] as number) >= 0;
+
+/** How a word with digits is spelled in the vocabulary: "base64" is read as "basega", like "pr0mpt" as "prompt". */
+export function canonicalWord(word: string): string {
+  let out = '';
+  for (let i = 0; i < word.length; i += 1) {
+    const code = word.charCodeAt(i);
+    out += isLeet(code) ? String.fromCharCode(A + (LEET_LETTER[code] as number)) : word[i];
+  }
+  return out;
+}
+
+// ------------------------------------------------------------------ tokenizer
+
+/** The tokens of a text, and the runs of base64 characters found while reading it. */
+export interface Tokens {
+  readonly words: string[];
+  readonly base64Runs: string[];
+}
+
+const enum Char {
+  Lower,
+  Upper,
+  /** A digit, or a leet symbol (@ $ ! |) that sits inside a word. */
+  Leet,
+  /** An apostrophe between letters: "you're", "d'origine". */
+  Apostrophe,
+  /** A letter outside ASCII that has no Latin look-alike. */
+  Foreign,
+  Other,
+}
+
+function charKind(code: number, next: number, inWord: boolean): Char {
+  if (code >= 97 && code <= 122) return Char.Lower;
+  if (code >= 65 && code <= 90) return Char.Upper;
+  if (isAsciiDigit(code)) return Char.Leet;
+  const wordGoesOn = isAsciiLetterOrDigit(next);
+  if (code === 39) return inWord && wordGoesOn ? Char.Apostrophe : Char.Other;
+  if (isLeet(code)) return wordGoesOn && (inWord || code === 64 || code === 36) ? Char.Leet : Char.Other;
+  return isSymbol(code) ? Char.Other : Char.Foreign;
+}
+
+const ELISIONS = new Set(['l', 'd', 'j', 't', 's', 'n', 'm', 'c', 'qu']);
+/** The number 0 is kept as a word ("message #0"); other numbers are unknown words. */
+const ZERO = 'zero';
+const NOT_READING = -1;
+/** asL follows asI until the word has a "1" or "!". */
+const SAME_AS_I = -2;
+const SPACE = 32;
+
+const MIN_BASE64_RUN = 24;
+const MAX_BASE64_RUNS = 16;
+const BASE64_ALPHABET = new Uint8Array(128);
+for (const char of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/') {
+  BASE64_ALPHABET[char.charCodeAt(0)] = 1;
+}
+
+/**
+ * Splits normalised text into lower-case tokens, looking each word up in the vocabulary letter by
+ * letter as it is read, so words outside it cost no string. On the way, invisible characters and
+ * accents are skipped, look-alike letters are read as Latin, camelCase is split ("systemPrompt"),
+ * leetspeak is folded ("pr0mpt", "5y5tem"; "1" is read as "i" and, failing that, as "l"),
+ * contractions are kept whole ("you're" -> "youre"), French elisions are split ("d'origine"), and
+ * runs of single letters are joined ("i g n o r e"). "." "?" "!" ";" and line breaks end a sentence
+ * ("node.js" does not), ":" and "=" end a label, "," a clause. Runs of 24 or more base64 characters
+ * are collected as they are passed.
+ */
+export function tokenize(normalized: string, vocabulary: Vocabulary): Tokens {
+  const words: string[] = [];
+  const base64Runs: string[] = [];
+  const { children } = vocabulary;
+  let start = NOT_READING;
+  let asI = 0;
+  let asL = SAME_AS_I;
+  let hasLetter = false;
+  let hasLeetSymbol = false;
+  let foreign = false;
+  let afterLowerCase = false;
+  let base64Start = 0;
+  let skipped = false;
+
+  const length = normalized.length;
+  for (let i = 0; i <= length; i += 1) {
+    let code = i < length ? normalized.charCodeAt(i) : SPACE;
+    if (code >= 97 && code <= 122 && start !== NOT_READING) {
+      hasLetter = true;
+      afterLowerCase = true;
+      if (asL >= 0) asL = (children[asL * 26 + code - A] as number) || -1;
+      if (asI >= 0) asI = (children[asI * 26 + code - A] as number) || -1;
+      continue;
+    }
+    if (code >= 128) {
+      const folded = FOLDED[code] as number;
+      if (folded === INVISIBLE) {
+        skipped = true;
+        continue;
+      }
+      if (folded !== 0) code = folded;
+    }
+    if (code >= 128 || BASE64_ALPHABET[code] !== 1) {
+      if (i - base64Start >= MIN_BASE64_RUN && base64Runs.length < MAX_BASE64_RUNS) {
+        base64Runs.push(base64Run(normalized.slice(base64Start, i), skipped));
+      }
+      base64Start = i + 1;
+      skipped = false;
+    }
+    if (code === SPACE) {
+      if (start !== NOT_READING) {
+        words.push(finishWord(vocabulary, normalized, start, i, asI, asL, hasLetter || hasLeetSymbol, foreign));
+        start = NOT_READING;
+      }
+      afterLowerCase = false;
+      continue;
+    }
+
+    const next = i + 1 < length ? normalized.charCodeAt(i + 1) : SPACE;
+    const kind = charKind(code, (next >= 128 && FOLDED[next]) || next, start !== NOT_READING);
+    if (start !== NOT_READING && (kind === Char.Other || (kind === Char.Upper && afterLowerCase))) {
+      words.push(finishWord(vocabulary, normalized, start, i, asI, asL, hasLetter || hasLeetSymbol, foreign));
+      start = NOT_READING;
+    }
+    afterLowerCase = kind === Char.Lower;
+    if (kind === Char.Other) {
+      pushBoundaryFor(words, code, next);
+      continue;
+    }
+    if (start === NOT_READING) {
+      start = i;
+      asI = 0;
+      asL = SAME_AS_I;
+      hasLetter = false;
+      hasLeetSymbol = false;
+      foreign = false;
+    }
+    if (kind === Char.Lower || kind === Char.Upper) {
+      const letter = (kind === Char.Upper ? code + 32 : code) - A;
+      hasLetter = true;
+      if (asL >= 0) asL = (children[asL * 26 + letter] as number) || -1;
+      if (asI >= 0) asI = (children[asI * 26 + letter] as number) || -1;
+    } else if (kind === Char.Leet) {
+      if (!isAsciiDigit(code)) hasLeetSymbol = true;
+      const letter = LEET_LETTER[code] as number;
+      const letterAsL = code === 49 || code === 33 ? L : letter;
+      if (asL === SAME_AS_I && letterAsL !== letter) asL = asI;
+      if (asL !== SAME_AS_I) asL = step(vocabulary, asL, letterAsL);
+      asI = step(vocabulary, asI, letter);
+    } else if (kind === Char.Apostrophe) {
+      const sofar = wordAt(vocabulary, asI);
+      if (sofar !== null && ELISIONS.has(sofar)) {
+        words.push(sofar);
+        start = NOT_READING;
+      }
+    } else {
+      foreign = true;
+    }
+  }
+  return { words: joinSpacedLetters(words, vocabulary), base64Runs };
+}
+
+/** A base64 run as text, without the invisible characters tokenize read through. */
+function base64Run(text: string, hadInvisible: boolean): string {
+  if (!hadInvisible) return text;
+  let run = '';
+  for (let i = 0; i < text.length; i += 1) {
+    const code = text.charCodeAt(i);
+    if (code < 128) run += text[i];
+  }
+  return run;
+}
+
+/** The token for the word normalized[start, end): its vocabulary form, "zero" for 0, or UNKNOWN_WORD. */
+function finishWord(
+  vocabulary: Vocabulary,
+  normalized: string,
+  start: number,
+  end: number,
+  asI: number,
+  asL: number,
+  readable: boolean,
+  foreign: boolean,
+): string {
+  if (foreign) return UNKNOWN_WORD;
+  if (!readable) return end - start === 1 && normalized.charCodeAt(start) === 48 ? ZERO : UNKNOWN_WORD;
+  return wordAt(vocabulary, asI) ?? (asL === SAME_AS_I ? null : wordAt(vocabulary, asL)) ?? UNKNOWN_WORD;
+}
+
+function pushBoundaryFor(tokens: string[], code: number, next: number): void {
+  if (code === 46) {
+    if (!isAsciiLetterOrDigit(next)) pushBoundary(tokens, SENTENCE_END);
+  } else if (code === 63) {
+    pushBoundary(tokens, QUESTION_END);
+  } else if (code === 33 || code === 59 || code === 10) {
+    pushBoundary(tokens, SENTENCE_END);
+  } else if (code === 58 || code === 61) {
+    pushBoundary(tokens, LABEL_END);
+  } else if (code === 44) {
+    pushBoundary(tokens, CLAUSE_END);
+  }
+}
+
+/** Adds a boundary token; next to another boundary only the stronger one stays. */
+function pushBoundary(tokens: string[], boundary: string): void {
+  if (tokens.length === 0) return;
+  const lastStrength = BOUNDARY_STRENGTH[tokens[tokens.length - 1] as string];
+  if (lastStrength === undefined) tokens.push(boundary);
+  else if (lastStrength < (BOUNDARY_STRENGTH[boundary] as number)) tokens[tokens.length - 1] = boundary;
+}
+
+/** Cuts letters typed one by one back into known words of two letters or more. */
+function segment(letters: string, vocabulary: Vocabulary): string[] {
+  const found: string[] = [];
+  let start = 0;
+  while (start < letters.length) {
+    let node = 0;
+    let longest: string | null = null;
+    for (let i = start; i < letters.length && node >= 0; i += 1) {
+      node = step(vocabulary, node, letters.charCodeAt(i) - A);
+      const word = wordAt(vocabulary, node);
+      if (word !== null && word.length > 1) longest = word;
+    }
+    if (longest !== null) {
+      found.push(longest);
+      start += longest.length;
+    } else {
+      start += 1;
+    }
+  }
+  return found;
+}
+
+const isSingleLetter = (token: string | undefined) =>
+  token !== undefined && token.length === 1 && token.charCodeAt(0) >= 97 && token.charCodeAt(0) <= 122;
+
+/**
+ * Joins runs of three or more single letters ("i g n o r e", "A P I k e y") and cuts the joined
+ * letters back into known words ("previousdirections" -> "previous", "directions").
+ */
+function joinSpacedLetters(tokens: string[], vocabulary: Vocabulary): string[] {
+  let out: string[] | null = null;
+  let runStart = 0;
+  for (let i = 0; i <= tokens.length; i += 1) {
+    const token = tokens[i];
+    if (isSingleLetter(token)) continue;
+    if (i - runStart >= 3) {
+      out ??= tokens.slice(0, runStart);
+      for (const word of segment(tokens.slice(runStart, i).join(''), vocabulary)) out.push(word);
+    } else if (out) {
+      for (let k = runStart; k < i; k += 1) out.push(tokens[k] as string);
+    }
+    if (out && token !== undefined) out.push(token);
+    runStart = i + 1;
+  }
+  return out ?? tokens;
+}
+
+// ------------------------------------------------------------------ base64
+
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+const MIN_PRINTABLE_SHARE = 0.8;
+
+/** The text a base64 run encodes, when it is readable UTF-8; null for binary or invalid input. */
+export function decodeBase64Text(run: string): string | null {
+  let binary: string;
+  try {
+    binary = atob(run.slice(0, run.length - (run.length % 4)));
+  } catch {
+    return null;
+  }
+  const bytes = new Uint8Array(binary.length);
+  let printable = 0;
+  for (let i = 0; i < binary.length; i += 1) {
+    const byte = binary.charCodeAt(i);
+    bytes[i] = byte;
+    if ((byte >= 0x20 && byte < 0x7f) || byte === 0x0a || byte === 0x0d || byte === 0x09) printable += 1;
+  }
+  if (printable < bytes.length * MIN_PRINTABLE_SHARE) return null;
+  try {
+    return UTF8.decode(bytes);
+  } catch {
+    return null;
+  }
+}
