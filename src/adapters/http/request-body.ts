@@ -66,24 +66,3 @@ export const isJsonContentType = (req: Request) => mediaType(req) === 'applicati
 
 export const isFormContentType = (req: Request) => mediaType(req) === 'application/x-www-form-urlencoded';
 
-/**
- * Reads and parses a JSON body for the routes that answer with one error body for
- * malformed JSON and another for an oversized body. Returns null once it has answered.
- */
-export const readJsonOrReply = async (
-  req: Request,
-  res: Response,
-  options: { limit: number; invalidJson: object; tooLarge: object },
-): Promise<{ value: unknown } | null> => {
-  const body = await readRawBody(req, options.limit);
-  if (body.kind === 'too_large') {
-    refuseTooLarge(res, options.tooLarge);
-    return null;
-  }
-  const parsed = parseJson(body.raw);
-  if (parsed.kind === 'invalid') {
-    res.status(400).json(options.invalidJson);
-    return null;
-  }
-  return { value: parsed.value };
-};

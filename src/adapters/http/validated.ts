@@ -1,0 +1,63 @@
+import type { Request, RequestHandler, Response } from 'express';
+import type { z } from 'zod';
+import { reply, validationReply } from './http-errors.ts';
+import { parseJson, readRawBody, refuseTooLarge } from './request-body.ts';
+
+/**
+ * The schemas a handler validates with, attached to the handler itself. The OpenAPI
+ * document is generated from the same schema objects, and a test walks the served routes
+ * and compares: a route can't validate with one schema and document another.
+ */
+export interface RequestSchemas {
+  body?: z.ZodType;
+  query?: z.ZodType;
+}
+
+const REQUEST_SCHEMAS = Symbol.for('careerbot.requestSchemas');
+
+export const requestSchemasOf = (handler: unknown): RequestSchemas | undefined =>
+  (handler as { [REQUEST_SCHEMAS]?: RequestSchemas } | undefined)?.[REQUEST_SCHEMAS];
+
+export const withRequestSchemas = <H extends RequestHandler>(schemas: RequestSchemas, handler: H): H =>
+  Object.assign(handler, { [REQUEST_SCHEMAS]: schemas });
+
+/**
+ * Error bodies differ by surface: register and the owner API use sentences
+ * ('Invalid JSON body'), chat and v1 use codes ('invalid_json').
+ */
+export type ErrorStyle = 'owner' | 'code';
+
+const ERROR_BODIES = {
+  owner: { invalidJson: { error: 'Invalid JSON body' }, tooLarge: { error: 'Request body too large' } },
+  code: { invalidJson: { error: 'invalid_json' }, tooLarge: { error: 'request_too_large' } },
+} as const;
+
+/**
+ * A JSON route: the body is read up to `limit` bytes (413 past it), parsed (400 on bad
+ * JSON) and validated with `schema` (400 with details), then handed over typed.
+ */
+export const jsonBody = <S extends z.ZodType>(
+  options: { schema: S; limit: number; style: ErrorStyle },
+  handler: (req: Request, res: Response, body: z.output<S>) => Promise<void> | void,
+): RequestHandler =>
+  withRequestSchemas({ body: options.schema }, async (req, res) => {
+    const errors = ERROR_BODIES[options.style];
+    const raw = await readRawBody(req, options.limit);
+    if (raw.kind === 'too_large') return refuseTooLarge(res, errors.tooLarge);
+    const json = parseJson(raw.raw);
+    if (json.kind === 'invalid') return reply(res, { status: 400, body: errors.invalidJson });
+    const parsed = options.schema.safeParse(json.value);
+    if (!parsed.success) return reply(res, validationReply(parsed.error, options.style));
+    await handler(req, res, parsed.data);
+  });
+
+/** A route with a validated query string (400 'Validation failed' with details otherwise). */
+export const validQuery = <S extends z.ZodType>(
+  schema: S,
+  handler: (req: Request, res: Response, query: z.output<S>) => Promise<void> | void,
+): RequestHandler =>
+  withRequestSchemas({ query: schema }, async (req, res) => {
+    const parsed = schema.safeParse(req.query);
+    if (!parsed.success) return reply(res, validationReply(parsed.error));
+    await handler(req, res, parsed.data);
+  });

@@ -1,0 +1,77 @@
+import { effectiveRateLimits } from '../domain/bot-rules.ts';
+import { checkVisitorMessage, type BlockReason } from '../domain/message-filter.ts';
+import { sanitizeReply } from '../domain/output-filter.ts';
+import { err, ok, type Result } from '../domain/result.ts';
+import { buildSystemPrompt } from '../domain/system-prompt.ts';
+import type { LlmProvider } from '../domain/types.ts';
+import type { BotRepository, Clock, LlmGateway, RateLimiter, RateLimitScope } from './ports.ts';
+
+export const CHAT_MAX_OUTPUT_TOKENS = 800;
+export const CHAT_TEMPERATURE = 0.3;
+
+export interface ChatInput {
+  botId: string;
+  message: string;
+  apiKey: string;
+  azureEndpoint?: string;
+  azureApiVersion?: string;
+}
+
+export type ChatError =
+  | { type: 'bot_not_found' }
+  | { type: 'rate_limit'; scope: RateLimitScope; resetAt: number }
+  | { type: 'blocked'; reason: BlockReason }
+  | { type: 'missing_llm_key' }
+  | { type: 'invalid_llm_key' }
+  | { type: 'provider_rate_limit'; retryAfterSeconds?: number }
+  | { type: 'provider_unavailable' };
+
+export const chatBucket = (botId: string) => `chat:${botId}`;
+
+/**
+ * Steps 6-13 of the chat contract, in order; the first failing step decides. The steps
+ * before (content type, key header, size, JSON, validation) belong to the HTTP edge.
+ */
+export const makeSendChatMessage =
+  (d: { bots: BotRepository; limiter: RateLimiter; gateways: Record<LlmProvider, LlmGateway>; clock: Clock }) =>
+  async (input: ChatInput): Promise<Result<{ reply: string }, ChatError>> => {
+    // 6-7: an unknown, inactive or ownerless bot look the same.
+    const target = await d.bots.findChatTarget(input.botId);
+    if (!target) return err({ type: 'bot_not_found' });
+
+    // 8
+    const admission = await d.limiter.consume(chatBucket(target.bot.id), effectiveRateLimits(target.bot), d.clock.now());
+    if (!admission.allowed) return err({ type: 'rate_limit', scope: admission.scope, resetAt: admission.resetAt });
+
+    // 9
+    const verdict = checkVisitorMessage(input.message);
+    if (verdict.blocked) return err({ type: 'blocked', reason: verdict.reason });
+
+    // 10: the owner's provider and model decide; the caller cannot choose them.
+    if (target.provider === 'azure' && !input.azureEndpoint?.trim()) return err({ type: 'missing_llm_key' });
+    const system = buildSystemPrompt(target.bot);
+
+    // 11
+    const answer = await d.gateways[target.provider].complete({
+      model: target.model,
+      apiKey: input.apiKey,
+      system,
+      message: input.message,
+      maxTokens: CHAT_MAX_OUTPUT_TOKENS,
+      temperature: CHAT_TEMPERATURE,
+      azureEndpoint: input.azureEndpoint?.trim(),
+      azureApiVersion: input.azureApiVersion?.trim() || undefined,
+    });
+    if (!answer.ok) {
+      return err(
+        answer.error === 'provider_rate_limit'
+          ? { type: 'provider_rate_limit', retryAfterSeconds: answer.retryAfterSeconds }
+          : { type: answer.error },
+      );
+    }
+
+    // 12-13
+    return ok({
+      reply: sanitizeReply(answer.text, { systemPrompt: system, contextText: target.bot.contextText, callerKey: input.apiKey }),
+    });
+  };
