@@ -51,6 +51,7 @@ export const startTestApp = async (options: TestAppOptions = {}) => {
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
     baseUrl,
+    express: service.app,
     logs,
     database,
     db: database.db,

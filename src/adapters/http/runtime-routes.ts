@@ -1,0 +1,120 @@
+import { createHash } from 'node:crypto';
+import { Router } from 'express';
+import type { makeAuthenticateBotToken } from '../../application/authenticate-bot-token.ts';
+import type { makeCaptureLead } from '../../application/capture-lead.ts';
+import type { BotConfigView, makeGetBotAvatar, makeGetBotConfig } from '../../application/get-bot-config.ts';
+import type { makeRetrieveKnowledge } from '../../application/retrieve-knowledge.ts';
+import type { makeSaveConversation } from '../../application/save-conversation.ts';
+import type { Lead } from '../../domain/types.ts';
+import { currentBot, requireBotToken } from './bot-token-auth.ts';
+import { avatarErrorReply, reply, runtimeErrorReply } from './http-errors.ts';
+import { conversationBody, knowledgeBody, leadBody } from './runtime-schemas.ts';
+import { jsonBody } from './validated.ts';
+
+export interface RuntimeRouteDeps {
+  authenticateBotToken: ReturnType<typeof makeAuthenticateBotToken>;
+  getBotConfig: ReturnType<typeof makeGetBotConfig>;
+  getBotAvatar: ReturnType<typeof makeGetBotAvatar>;
+  retrieveKnowledge: ReturnType<typeof makeRetrieveKnowledge>;
+  saveConversation: ReturnType<typeof makeSaveConversation>;
+  captureLead: ReturnType<typeof makeCaptureLead>;
+}
+
+export const RUNTIME_BODY_LIMIT = 512 * 1024;
+
+/** v1 checks 2-4, after the token: body size (413), JSON (400 invalid_json), validation (400 validation_failed). */
+const V1_BODY = { limit: RUNTIME_BODY_LIMIT, style: 'code' } as const;
+
+/** Strong validator of the config view: any change of any field changes it. */
+const etagOf = (view: BotConfigView) => `"${createHash('sha256').update(JSON.stringify(view)).digest('base64url').slice(0, 27)}"`;
+
+/** If-None-Match holds this ETag (weak comparison, as RFC 9110 asks for GET), or `*`. */
+const matchesEtag = (header: string | undefined, etag: string) =>
+  header !== undefined &&
+  header.split(',').some((candidate) => {
+    const tag = candidate.trim();
+    return tag === '*' || tag.replace(/^W\//, '') === etag;
+  });
+
+const leadJson = (lead: Lead) => ({ id: lead.id, email: lead.email, capturedAt: lead.capturedAt.toISOString() });
+
+/**
+ * Mounted at /api/v1/bot behind publicCors. The token check is per route, so a path or
+ * method that does not exist is a 404 with or without a token: no PUT, PATCH or DELETE.
+ */
+export const runtimeRoutes = (d: RuntimeRouteDeps): Router => {
+  const router = Router();
+  const requireToken = requireBotToken(d.authenticateBotToken);
+
+  router.get('/config', requireToken, async (req, res) => {
+    const view = await d.getBotConfig(currentBot(res));
+    const etag = etagOf(view);
+    res.set({ ETag: etag, 'Cache-Control': 'private, no-cache', Vary: 'Authorization' });
+    if (matchesEtag(req.headers['if-none-match'], etag)) {
+      res.status(304).end();
+      return;
+    }
+    res.json(view);
+  });
+
+  router.post(
+    '/knowledge',
+    requireToken,
+    jsonBody({ schema: knowledgeBody, ...V1_BODY }, async (_req, res, body) => {
+      const result = await d.retrieveKnowledge({ bot: currentBot(res), ...body });
+      if (!result.ok) return reply(res, runtimeErrorReply(result.error, Date.now()));
+      res.json(result.value);
+    }),
+  );
+
+  router.post(
+    '/conversations',
+    requireToken,
+    jsonBody({ schema: conversationBody, ...V1_BODY }, async (_req, res, body) => {
+      const result = await d.saveConversation({ bot: currentBot(res), ...body });
+      if (!result.ok) return reply(res, runtimeErrorReply(result.error, Date.now()));
+      res.status(result.value.created ? 201 : 200).json({ conversationId: result.value.conversationId });
+    }),
+  );
+
+  router.post(
+    '/leads',
+    requireToken,
+    jsonBody({ schema: leadBody, ...V1_BODY }, async (_req, res, body) => {
+      const result = await d.captureLead({ bot: currentBot(res), ...body });
+      if (!result.ok) return reply(res, runtimeErrorReply(result.error, Date.now()));
+      const { lead, deduped } = result.value;
+      res.status(deduped ? 200 : 201).json({ lead: leadJson(lead), deduped });
+    }),
+  );
+
+  return router;
+};
+
+const AVATAR_FILE = /^(.+)\.svg$/;
+
+/**
+ * Mounted at /api/avatars behind publicCors. The SVG is served with a policy that lets it
+ * run nothing and load nothing, even when opened directly.
+ */
+export const avatarRoutes = (d: Pick<RuntimeRouteDeps, 'getBotAvatar'>): Router => {
+  const router = Router();
+
+  router.get('/:file', async (req, res) => {
+    const botId = AVATAR_FILE.exec(String(req.params.file))?.[1];
+    if (!botId) return reply(res, avatarErrorReply({ type: 'not_found' }));
+    const result = await d.getBotAvatar(botId);
+    if (!result.ok) return reply(res, avatarErrorReply(result.error));
+    res
+      .set({
+        'Content-Type': 'image/svg+xml; charset=utf-8',
+        'Content-Security-Policy': "default-src 'none'; sandbox",
+        'X-Content-Type-Options': 'nosniff',
+        'Cross-Origin-Resource-Policy': 'cross-origin',
+        'Cache-Control': 'public, max-age=300',
+      })
+      .send(result.value.svg);
+  });
+
+  return router;
+};

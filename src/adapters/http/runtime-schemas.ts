@@ -1,0 +1,81 @@
+import { z } from 'zod';
+import { boundedText, emailAddress } from './schemas.ts';
+
+// Request bodies of the bot runtime API (/api/v1/bot/*) and of the owner's token routes.
+// The OpenAPI document is generated from these same objects.
+
+const OBJECT_EXPECTED = { error: 'Request body must be a JSON object' };
+
+/** Any 8-4-4-4-12 hex id (PostgreSQL's uuid accepts every version), stored lower-cased. */
+const uuid = z
+  .string({ error: 'Expected a string' })
+  .trim()
+  .regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, { message: 'Must be a UUID' })
+  .transform((value) => value.toLowerCase())
+  .meta({ format: 'uuid' });
+
+export const knowledgeBody = z.object(
+  {
+    query: boundedText(1, 2_000),
+    embeddingApiKey: z
+      .string({ error: 'Expected a string or null' })
+      .trim()
+      .max(1_000, { message: 'Must be at most 1000 characters' })
+      .nullable()
+      .optional()
+      .transform((value) => value || undefined)
+      .meta({
+        description: 'Your own OpenAI key for embeddings. Absent, null or blank: the whole context is returned (full_context).',
+      }),
+  },
+  OBJECT_EXPECTED,
+);
+
+export const chatRole = z.enum(['user', 'assistant'], { error: "Must be 'user' or 'assistant'" });
+
+export const transcriptMessage = z.object(
+  { role: chatRole, content: boundedText(1, 8_000) },
+  { error: 'Expected an object { role, content }' },
+);
+
+export const conversationBody = z.object(
+  {
+    sessionId: uuid,
+    messages: z
+      .array(transcriptMessage, { error: 'Expected an array of messages' })
+      .min(1, { message: 'At least 1 message' })
+      .max(200, { message: 'At most 200 messages' }),
+  },
+  OBJECT_EXPECTED,
+);
+
+export const leadBody = z.object(
+  {
+    email: emailAddress,
+    conversationId: uuid
+      .nullable()
+      .optional()
+      .transform((value) => value ?? null)
+      .meta({ description: 'A conversation of this bot, as returned by a conversation save' }),
+    contextSummary: boundedText(0, 2_000)
+      .nullable()
+      .optional()
+      .transform((value) => value || null),
+  },
+  OBJECT_EXPECTED,
+);
+
+export const botTokenBody = z.object(
+  {
+    name: boundedText(1, 80),
+    expiresInDays: z
+      .number({ error: 'Expected a whole number or null' })
+      .int({ message: 'Expected a whole number' })
+      .min(1, { message: 'Must be at least 1' })
+      .max(365, { message: 'Must be at most 365' })
+      .nullable()
+      .optional()
+      .meta({ description: 'Days until the token stops working; no expiry when absent or null' }),
+  },
+  OBJECT_EXPECTED,
+);

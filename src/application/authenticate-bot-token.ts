@@ -1,0 +1,39 @@
+import { bearerToken, hashBotToken } from '../domain/bot-token.ts';
+import { err, ok, type Result } from '../domain/result.ts';
+import type { Bot } from '../domain/types.ts';
+import type { BotRepository, BotTokenRepository, Clock } from './ports.ts';
+
+export type BotTokenAuthError = { type: 'missing_bot_token' } | { type: 'invalid_bot_token' };
+
+const TOUCH_INTERVAL_MS = 60_000;
+const MAX_REMEMBERED_TOUCHES = 10_000;
+
+/**
+ * Resolves an Authorization header to the token's bot, active or not: each v1 endpoint
+ * decides what an inactive bot gets. The token row is read on every request, so a
+ * revocation takes effect at once.
+ *
+ * The last use is written at most once a minute (the repository guarantees it across
+ * instances); this process also remembers when it last wrote it, and skips the round trip
+ * within the minute.
+ */
+export const makeAuthenticateBotToken = (d: { tokens: BotTokenRepository; bots: BotRepository; clock: Clock }) => {
+  const touchedAt = new Map<string, number>();
+  const touchAtMostOnceAMinute = async (tokenId: string, now: Date) => {
+    const last = touchedAt.get(tokenId);
+    if (last !== undefined && now.getTime() - last < TOUCH_INTERVAL_MS) return;
+    if (touchedAt.size >= MAX_REMEMBERED_TOUCHES) touchedAt.clear();
+    touchedAt.set(tokenId, now.getTime());
+    await d.tokens.touch(tokenId, now);
+  };
+
+  return async (authorization: string | undefined): Promise<Result<{ bot: Bot; tokenId: string }, BotTokenAuthError>> => {
+    const token = bearerToken(authorization);
+    if (!token) return err({ type: 'missing_bot_token' });
+    const now = d.clock.now();
+    const found = await d.tokens.findUsable(hashBotToken(token), now);
+    if (!found) return err({ type: 'invalid_bot_token' });
+    const [bot] = await Promise.all([d.bots.findById(found.botId), touchAtMostOnceAMinute(found.tokenId, now)]);
+    return bot ? ok({ bot, tokenId: found.tokenId }) : err({ type: 'invalid_bot_token' });
+  };
+};

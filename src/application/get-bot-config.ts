@@ -1,0 +1,44 @@
+import { avatarSvg } from '../domain/avatar.ts';
+import { err, ok, type Result } from '../domain/result.ts';
+import type { Bot, DeploymentMode, Personality } from '../domain/types.ts';
+import type { BotRepository } from './ports.ts';
+
+/** What a self-hosted widget needs to render the bot. */
+export interface BotConfigView {
+  id: string;
+  name: string;
+  headline: string | null;
+  personality: Personality;
+  themeColor: string;
+  image: string;
+  suggestedQuestions: string[];
+  loadingMessages: string[];
+  isActive: boolean;
+  deploymentMode: DeploymentMode;
+}
+
+export const avatarPath = (botId: string) => `/api/avatars/${botId}.svg`;
+
+/** Served for an inactive bot too: the widget shows it as unavailable (isActive false). */
+export const botConfigView = (bot: Bot): BotConfigView => ({
+  id: bot.id,
+  name: bot.name,
+  headline: bot.headline,
+  personality: bot.personality,
+  themeColor: bot.themeColor,
+  image: avatarPath(bot.id),
+  suggestedQuestions: bot.suggestedQuestions,
+  loadingMessages: bot.loadingMessages,
+  isActive: bot.isActive,
+  deploymentMode: bot.deploymentMode,
+});
+
+export const makeGetBotConfig = () => async (bot: Bot): Promise<BotConfigView> => botConfigView(bot);
+
+/** The public avatar of any bot, active or not, since its config is served either way. */
+export const makeGetBotAvatar =
+  (d: { bots: BotRepository }) =>
+  async (botId: string): Promise<Result<{ svg: string }, { type: 'not_found' }>> => {
+    const bot = await d.bots.findById(botId);
+    return bot ? ok({ svg: avatarSvg(bot) }) : err({ type: 'not_found' });
+  };

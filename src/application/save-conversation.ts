@@ -1,0 +1,63 @@
+import { effectiveRateLimits } from '../domain/bot-rules.ts';
+import { err, ok, type Result } from '../domain/result.ts';
+import { messagesToAppend } from '../domain/transcript.ts';
+import type { Bot, ChatMessage } from '../domain/types.ts';
+import type { Clock, RateLimiter, RateLimitScope, Transactor } from './ports.ts';
+
+/** A save that would take a conversation past this is refused whole. */
+export const MAX_CONVERSATION_MESSAGES = 2_000;
+
+export interface SaveConversationInput {
+  bot: Bot;
+  sessionId: string;
+  messages: ChatMessage[];
+}
+
+export interface SavedConversation {
+  conversationId: string;
+  /** True for the save that started the conversation. */
+  created: boolean;
+  /** How many of the messages were new. */
+  appended: number;
+}
+
+export type SaveConversationError =
+  | { type: 'bot_not_found' }
+  | { type: 'rate_limited'; scope: RateLimitScope; resetAt: number }
+  | { type: 'conversation_full' };
+
+export const conversationsBucket = (botId: string) => `v1:conversations:${botId}`;
+
+/**
+ * Upserts the (bot, session) conversation and appends only what it does not already end
+ * with, in one transaction that holds the conversation's row lock: concurrent or retried
+ * saves of one session neither duplicate messages nor start a second conversation.
+ */
+export const makeSaveConversation =
+  (d: { limiter: RateLimiter; transactor: Transactor; clock: Clock }) =>
+  async (input: SaveConversationInput): Promise<Result<SavedConversation, SaveConversationError>> => {
+    const { bot, sessionId, messages } = input;
+    if (!bot.isActive) return err({ type: 'bot_not_found' });
+    const admission = await d.limiter.consume(conversationsBucket(bot.id), effectiveRateLimits(bot), d.clock.now());
+    if (!admission.allowed) return err({ type: 'rate_limited', scope: admission.scope, resetAt: admission.resetAt });
+
+    return d.transactor.transaction(async (tx) => {
+      const now = d.clock.now();
+      const { conversation, created } = await tx.conversations.startOrLock(bot.id, sessionId, now);
+      const storedTail = await tx.conversations.tail(conversation.id, Math.min(conversation.messageCount, messages.length));
+      const fresh = messagesToAppend(storedTail, messages);
+      if (conversation.messageCount + fresh.length > MAX_CONVERSATION_MESSAGES) return err({ type: 'conversation_full' as const });
+
+      await tx.conversations.append(conversation, fresh, now);
+      if (created || fresh.length > 0) await tx.bots.addToCounters(bot.id, created ? 1 : 0, fresh.length);
+      if (created) {
+        await tx.notifications.add(
+          bot.userId,
+          'conversation_started',
+          { botId: bot.id, conversationId: conversation.id, sessionId },
+          now,
+        );
+      }
+      return ok({ conversationId: conversation.id, created, appended: fresh.length });
+    });
+  };
