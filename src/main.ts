@@ -7,22 +7,50 @@ import { pathToFileURL } from 'node:url';
 import pg from 'pg';
 import type { Logger } from 'pino';
 import { makeGetBotOverview, makeUpdateBotSettings } from './application/bot-settings.ts';
-import type { Clock, PasswordHasher, Repositories, Transactor } from './application/ports.ts';
+import { makeAuthenticateBotToken } from './application/authenticate-bot-token.ts';
+import { makeListBotTokens, makeMintBotToken, makeRevokeBotToken } from './application/bot-tokens.ts';
+import { makeCaptureLead } from './application/capture-lead.ts';
+import { makeGetBotAvatar, makeGetBotConfig } from './application/get-bot-config.ts';
+import type { Clock, LlmGateway, Mailer, PasswordHasher, Repositories, Transactor } from './application/ports.ts';
+import { makeRetrieveKnowledge } from './application/retrieve-knowledge.ts';
+import { makeSaveConversation } from './application/save-conversation.ts';
+import type { LlmProvider } from './domain/types.ts';
+import {
+  makeExportLeads,
+  makeGetAccountSettings,
+  makeGetConversation,
+  makeListConversations,
+  makeListLeads,
+  makeListNotifications,
+  makeMarkAllNotificationsRead,
+  makeMarkNotificationRead,
+  makeUpdateAccountSettings,
+} from './application/owner-lists.ts';
 import { makeRegisterUser } from './application/register-user.ts';
+import { makeSendChatMessage } from './application/send-chat-message.ts';
 import { makeSignIn } from './application/sign-in.ts';
 import { makeUpsertBot } from './application/upsert-bot.ts';
 import { BcryptPasswordHasher, systemClock } from './adapters/bcrypt-password-hasher.ts';
 import { parseConfig, type Config } from './adapters/config.ts';
 import { buildApp } from './adapters/http/build-app.ts';
 import { createLogger } from './adapters/logger.ts';
+import { AnthropicLlmGateway } from './adapters/llm/anthropic-llm-gateway.ts';
+import { AzureOpenAiLlmGateway } from './adapters/llm/azure-openai-llm-gateway.ts';
+import { GoogleLlmGateway } from './adapters/llm/google-llm-gateway.ts';
+import { OpenAiEmbeddingGateway } from './adapters/llm/openai-embedding-gateway.ts';
+import { OpenAiLlmGateway } from './adapters/llm/openai-llm-gateway.ts';
+import { LogMailer } from './adapters/mail/log-mailer.ts';
+import { NodemailerMailer } from './adapters/mail/nodemailer-mailer.ts';
 import { Db, isReady, migrate, migrationFiles, type Queryable } from './adapters/persistence/db.ts';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './adapters/persistence/embedded-postgres.ts';
 import { PgBotRepository } from './adapters/persistence/pg-bot-repository.ts';
 import { PgBotTokenRepository } from './adapters/persistence/pg-bot-token-repository.ts';
 import { PgConversationRepository } from './adapters/persistence/pg-conversation-repository.ts';
+import { EmbeddingMemo, MemoizedEmbeddingCache } from './adapters/persistence/memoized-embedding-cache.ts';
 import { PgEmbeddingCache } from './adapters/persistence/pg-embedding-cache.ts';
 import { PgLeadRepository } from './adapters/persistence/pg-lead-repository.ts';
 import { PgNotificationRepository } from './adapters/persistence/pg-notification-repository.ts';
+import { PgRateLimiter } from './adapters/persistence/pg-rate-limiter.ts';
 import { createPgSessionStore } from './adapters/persistence/pg-session-store.ts';
 import { PgSignInThrottle } from './adapters/persistence/pg-sign-in-throttle.ts';
 import { PgUserRepository } from './adapters/persistence/pg-user-repository.ts';
@@ -36,6 +64,17 @@ export const pgRepositories = (q: Queryable): Repositories => ({
   notifications: new PgNotificationRepository(q),
   embeddings: new PgEmbeddingCache(q),
 });
+
+export const llmGateways = (config: Config): Record<LlmProvider, LlmGateway> => ({
+  anthropic: new AnthropicLlmGateway({ baseURL: config.ANTHROPIC_BASE_URL, timeoutMs: config.LLM_TIMEOUT_MS }),
+  openai: new OpenAiLlmGateway({ baseURL: config.OPENAI_BASE_URL, timeoutMs: config.LLM_TIMEOUT_MS }),
+  google: new GoogleLlmGateway({ baseURL: config.GEMINI_BASE_URL, timeoutMs: config.LLM_TIMEOUT_MS }),
+  azure: new AzureOpenAiLlmGateway({ timeoutMs: config.LLM_TIMEOUT_MS, allowedHosts: config.AZURE_OPENAI_ALLOWED_HOSTS }),
+});
+
+/** Lead e-mails over SMTP when SMTP_URL is set, else into the log. */
+export const mailerFor = (config: Config, logger: Logger): Mailer =>
+  config.SMTP_URL ? new NodemailerMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM }) : new LogMailer(logger);
 
 export interface ServiceDeps {
   config: Config;
@@ -51,10 +90,24 @@ export const createService = async (deps: ServiceDeps) => {
   const { config, db, logger } = deps;
   const clock = deps.clock ?? systemClock;
   const hasher = deps.hasher ?? new BcryptPasswordHasher();
-  const repos = pgRepositories(db);
-  const transactor: Transactor = { transaction: (work) => db.transaction((tx) => work(pgRepositories(tx))) };
+  // One memo of embedding vectors per process, shared by every repository set, so a
+  // context change (UpsertBot, inside its transaction) also clears it.
+  const embeddingMemo = new EmbeddingMemo();
+  const repositoriesOn = (q: Queryable): Repositories => ({
+    ...pgRepositories(q),
+    embeddings: new MemoizedEmbeddingCache(new PgEmbeddingCache(q), embeddingMemo),
+  });
+  const repos = repositoriesOn(db);
+  const transactor: Transactor = { transaction: (work) => db.transaction((tx) => work(repositoriesOn(tx))) };
   const sessionStore = createPgSessionStore(db, (error) => logger.warn({ err: error }, 'session store'));
   const expectedMigrations = await migrationFiles();
+  const limiter = new PgRateLimiter(db);
+  const embeddingGateway = new OpenAiEmbeddingGateway({
+    baseURL: config.OPENAI_BASE_URL,
+    timeoutMs: config.LLM_TIMEOUT_MS,
+    model: config.EMBEDDING_MODEL,
+  });
+  const mailer = mailerFor(config, logger);
 
   const app = buildApp(
     {
@@ -63,6 +116,33 @@ export const createService = async (deps: ServiceDeps) => {
       upsertBot: makeUpsertBot({ transactor, clock }),
       getBotOverview: makeGetBotOverview({ bots: repos.bots }),
       updateBotSettings: makeUpdateBotSettings({ bots: repos.bots, clock }),
+      listConversations: makeListConversations({ bots: repos.bots, conversations: repos.conversations }),
+      getConversation: makeGetConversation({ bots: repos.bots, conversations: repos.conversations }),
+      listLeads: makeListLeads({ bots: repos.bots, leads: repos.leads }),
+      exportLeads: makeExportLeads({ bots: repos.bots, leads: repos.leads }),
+      listNotifications: makeListNotifications({ notifications: repos.notifications }),
+      markNotificationRead: makeMarkNotificationRead({ notifications: repos.notifications, clock }),
+      markAllNotificationsRead: makeMarkAllNotificationsRead({ notifications: repos.notifications, clock }),
+      getAccountSettings: makeGetAccountSettings({ users: repos.users }),
+      updateAccountSettings: makeUpdateAccountSettings({ users: repos.users }),
+      sendChatMessage: makeSendChatMessage({ bots: repos.bots, limiter, gateways: llmGateways(config), clock }),
+      mintBotToken: makeMintBotToken({ bots: repos.bots, tokens: repos.tokens, clock }),
+      listBotTokens: makeListBotTokens({ bots: repos.bots, tokens: repos.tokens }),
+      revokeBotToken: makeRevokeBotToken({ bots: repos.bots, tokens: repos.tokens, clock }),
+      authenticateBotToken: makeAuthenticateBotToken({ tokens: repos.tokens, bots: repos.bots, clock }),
+      getBotConfig: makeGetBotConfig(),
+      getBotAvatar: makeGetBotAvatar({ bots: repos.bots }),
+      retrieveKnowledge: makeRetrieveKnowledge({ limiter, gateway: embeddingGateway, cache: repos.embeddings, clock }),
+      saveConversation: makeSaveConversation({ limiter, transactor, clock }),
+      captureLead: makeCaptureLead({
+        limiter,
+        transactor,
+        conversations: repos.conversations,
+        users: repos.users,
+        mailer,
+        clock,
+        reportMailFailure: (error) => logger.warn({ err: error }, 'lead e-mail not sent'),
+      }),
     },
     {
       logger,

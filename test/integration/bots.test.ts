@@ -25,7 +25,7 @@ const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
 
 describe('POST /api/bots', () => {
   it('answers 401 Unauthorized without a session cookie or with a forged one', async () => {
-    for (const headers of [{}, { cookie: 'careerbot.session-token=s%3Aforged.signature' }]) {
+    for (const headers of [{}, { cookie: 'careerbot.session-token=s%3Aforged.signature' }] as Record<string, string>[]) {
       const response = await new HttpClient(app.baseUrl).post('/api/bots', validBot(), headers);
       expect(response.status).toBe(401);
       expect(response.json).toEqual({ error: 'Unauthorized' });

@@ -54,7 +54,7 @@ interface ProviderCase {
   seen(request: RecordedRequest): SeenRequest;
 }
 
-type Json = Record<string, any>; // eslint-disable-line @typescript-eslint/no-explicit-any
+type Json = Record<string, any>;  
 
 const bodyOf = (request: RecordedRequest): Json => request.body as Json;
 

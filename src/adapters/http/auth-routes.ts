@@ -1,10 +1,11 @@
 import { Router, type Request, type Response } from 'express';
 import type { makeRegisterUser } from '../../application/register-user.ts';
 import type { makeSignIn } from '../../application/sign-in.ts';
-import { registerErrorReply, reply, signInErrorReply, validationReply } from './http-errors.ts';
-import { isFormContentType, isJsonContentType, parseJson, readJsonOrReply, readRawBody, refuseTooLarge } from './request-body.ts';
+import { registerErrorReply, reply, signInErrorReply } from './http-errors.ts';
+import { isFormContentType, isJsonContentType, parseJson, readRawBody, refuseTooLarge } from './request-body.ts';
 import { credentialsBody, registerBody, signOutBody } from './schemas.ts';
 import { ownOrigin, requireSameOrigin, safeCallbackUrl, type CsrfTokens } from './security.ts';
+import { jsonBody, withRequestSchemas } from './validated.ts';
 
 declare module 'express-session' {
   interface SessionData {
@@ -57,22 +58,15 @@ export const authRoutes = (d: AuthRouteDeps): Router => {
   const router = Router();
   const sameOrigin = requireSameOrigin({ publicUrl: d.publicUrl, allowedOrigins: d.allowedOrigins });
 
-  router.post('/register', async (req, res) => {
-    const body = await readJsonOrReply(req, res, {
-      limit: REGISTER_BODY_LIMIT,
-      invalidJson: { error: 'Invalid JSON body' },
-      tooLarge: { error: 'Request body too large' },
-    });
-    if (!body) return;
-    const parsed = registerBody.safeParse(body.value);
-    if (!parsed.success) {
-      return reply(res, validationReply(parsed.error));
-    }
-    const result = await d.registerUser(parsed.data);
-    if (!result.ok) return reply(res, registerErrorReply(result.error));
-    const { id, username, email } = result.value;
-    res.status(201).json({ user: { id, username, email } });
-  });
+  router.post(
+    '/register',
+    jsonBody({ schema: registerBody, limit: REGISTER_BODY_LIMIT, style: 'owner' }, async (_req, res, body) => {
+      const result = await d.registerUser(body);
+      if (!result.ok) return reply(res, registerErrorReply(result.error));
+      const { id, username, email } = result.value;
+      res.status(201).json({ user: { id, username, email } });
+    }),
+  );
 
   router.get('/csrf', (req, res) => {
     const csrfToken = d.csrf.fromCookie(req) ?? d.csrf.issue(res, d.secureCookies);
@@ -92,38 +86,42 @@ export const authRoutes = (d: AuthRouteDeps): Router => {
     });
   });
 
-  router.post('/callback/credentials', sameOrigin, async (req, res) => {
-    const form = await readAuthForm(req, res);
-    if (!form) return;
-    const body = credentialsBody.safeParse(form);
-    const fields = body.success ? body.data : {};
-    if (!d.csrf.matches(req, fields.csrfToken)) {
-      res.status(403).json({ error: 'MissingCSRF' });
-      return;
-    }
-    const origin = ownOrigin(req, d.publicUrl);
-    const json = wantsJson(req, form);
-    const result = await d.signIn({
-      identifier: fields.email ?? '',
-      password: fields.password ?? '',
-      clientAddress: req.ip ?? 'unknown',
-    });
-    if (!result.ok) {
-      const failureUrl = `${origin}/login?error=CredentialsSignin`;
-      if (json || result.error.type === 'throttled') return reply(res, signInErrorReply(result.error, failureUrl));
-      res.redirect(302, failureUrl);
-      return;
-    }
-    // A fresh session id at sign-in, so an id planted before sign-in is worthless.
-    await promisify((done) => req.session.regenerate(done));
-    req.session.userId = result.value.id;
-    req.session.username = result.value.username;
-    req.session.email = result.value.email;
-    await promisify((done) => req.session.save(done));
-    const url = safeCallbackUrl(fields.callbackUrl, origin);
-    if (json) res.json({ url });
-    else res.redirect(302, url);
-  });
+  router.post(
+    '/callback/credentials',
+    sameOrigin,
+    withRequestSchemas({ body: credentialsBody }, async (req, res) => {
+      const form = await readAuthForm(req, res);
+      if (!form) return;
+      const body = credentialsBody.safeParse(form);
+      const fields = body.success ? body.data : {};
+      if (!d.csrf.matches(req, fields.csrfToken)) {
+        res.status(403).json({ error: 'MissingCSRF' });
+        return;
+      }
+      const origin = ownOrigin(req, d.publicUrl);
+      const json = wantsJson(req, form);
+      const result = await d.signIn({
+        identifier: fields.email ?? '',
+        password: fields.password ?? '',
+        clientAddress: req.ip ?? 'unknown',
+      });
+      if (!result.ok) {
+        const failureUrl = `${origin}/login?error=CredentialsSignin`;
+        if (json || result.error.type === 'throttled') return reply(res, signInErrorReply(result.error, failureUrl));
+        res.redirect(302, failureUrl);
+        return;
+      }
+      // A fresh session id at sign-in, so an id planted before sign-in is worthless.
+      await promisify((done) => req.session.regenerate(done));
+      req.session.userId = result.value.id;
+      req.session.username = result.value.username;
+      req.session.email = result.value.email;
+      await promisify((done) => req.session.save(done));
+      const url = safeCallbackUrl(fields.callbackUrl, origin);
+      if (json) res.json({ url });
+      else res.redirect(302, url);
+    }),
+  );
 
   router.get('/session', (req, res) => {
     res.set('Cache-Control', 'no-store');
@@ -137,21 +135,25 @@ export const authRoutes = (d: AuthRouteDeps): Router => {
     });
   });
 
-  router.post('/signout', sameOrigin, async (req, res) => {
-    const form = await readAuthForm(req, res);
-    if (!form) return;
-    const body = signOutBody.safeParse(form);
-    if (!d.csrf.matches(req, body.success ? body.data.csrfToken : undefined)) {
-      res.status(403).json({ error: 'MissingCSRF' });
-      return;
-    }
-    // Destroyed in the store: the old cookie stops working at once.
-    if (req.session) await promisify((done) => req.session.destroy(done));
-    res.clearCookie(d.sessionCookieName, { path: '/', httpOnly: true, sameSite: 'lax', secure: d.secureCookies });
-    const url = safeCallbackUrl(body.success ? body.data.callbackUrl : undefined, ownOrigin(req, d.publicUrl));
-    if (wantsJson(req, form)) res.json({ url });
-    else res.redirect(302, url);
-  });
+  router.post(
+    '/signout',
+    sameOrigin,
+    withRequestSchemas({ body: signOutBody }, async (req, res) => {
+      const form = await readAuthForm(req, res);
+      if (!form) return;
+      const body = signOutBody.safeParse(form);
+      if (!d.csrf.matches(req, body.success ? body.data.csrfToken : undefined)) {
+        res.status(403).json({ error: 'MissingCSRF' });
+        return;
+      }
+      // Destroyed in the store: the old cookie stops working at once.
+      if (req.session) await promisify((done) => req.session.destroy(done));
+      res.clearCookie(d.sessionCookieName, { path: '/', httpOnly: true, sameSite: 'lax', secure: d.secureCookies });
+      const url = safeCallbackUrl(body.success ? body.data.callbackUrl : undefined, ownOrigin(req, d.publicUrl));
+      if (wantsJson(req, form)) res.json({ url });
+      else res.redirect(302, url);
+    }),
+  );
 
   return router;
 };

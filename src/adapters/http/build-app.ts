@@ -7,8 +7,15 @@ import { pinoHttp } from 'pino-http';
 import { ServiceUnavailableError } from '../../domain/errors.ts';
 import { authRoutes, type AuthRouteDeps } from './auth-routes.ts';
 import { botRoutes, type BotRouteDeps } from './bot-routes.ts';
+import { chatRoutes } from './chat-routes.ts';
+import { renderDocsPage } from './api-docs-page.ts';
+import { buildOpenApiDocument, DOCS_OPERATIONS, OPERATIONS } from './openapi.ts';
 import { requireUser } from './owner-auth.ts';
+import { accountRoutes, botListRoutes, notificationRoutes, type OwnerRouteDeps } from './owner-routes.ts';
+import { publicCors } from './public-cors.ts';
+import { avatarRoutes, runtimeRoutes, type RuntimeRouteDeps } from './runtime-routes.ts';
 import { CsrfTokens, requireSameOrigin } from './security.ts';
+import { tokenRoutes, type TokenRouteDeps } from './token-routes.ts';
 
 export interface AppOptions {
   logger: Logger;
@@ -25,7 +32,11 @@ export interface AppOptions {
 }
 
 export type UseCases = Omit<AuthRouteDeps, 'csrf' | 'secureCookies' | 'sessionCookieName' | 'publicUrl' | 'allowedOrigins'> &
-  BotRouteDeps;
+  BotRouteDeps &
+  Parameters<typeof chatRoutes>[0] &
+  TokenRouteDeps &
+  RuntimeRouteDeps &
+  OwnerRouteDeps;
 
 const SESSION_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -120,7 +131,23 @@ export const buildApp = (useCases: UseCases, options: AppOptions): Express => {
       allowedOrigins: options.allowedOrigins,
     }),
   );
-  app.use('/api/bots', sessions, requireUser, sameOrigin, botRoutes(useCases));
+  app.use('/api/bots/tokens', sessions, requireUser, sameOrigin, tokenRoutes(useCases));
+  app.use('/api/bots', sessions, requireUser, sameOrigin, botRoutes(useCases), botListRoutes(useCases));
+  app.use('/api/notifications', sessions, requireUser, sameOrigin, notificationRoutes(useCases));
+  app.use('/api/account', sessions, requireUser, sameOrigin, accountRoutes(useCases));
+  app.use('/api/chat', publicCors, chatRoutes(useCases));
+  app.use('/api/v1', publicCors);
+  app.use('/api/v1/bot', runtimeRoutes(useCases));
+  app.use('/api/avatars', publicCors, avatarRoutes(useCases));
+
+  const openApi = buildOpenApiDocument([...OPERATIONS, ...DOCS_OPERATIONS]);
+  const docsPage = renderDocsPage(openApi);
+  app.get('/api/openapi.json', (_req, res) => {
+    res.json(openApi);
+  });
+  app.get('/api/docs', (_req, res) => {
+    res.type('html').set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'").send(docsPage);
+  });
 
   app.use((_req, res) => {
     res.status(404).json({ error: 'not_found' });

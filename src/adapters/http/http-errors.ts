@@ -1,7 +1,14 @@
 import type { Response } from 'express';
 import type { z } from 'zod';
+import type { BotTokenAuthError } from '../../application/authenticate-bot-token.ts';
+import type { BotTokenError } from '../../application/bot-tokens.ts';
 import type { BotOverviewError } from '../../application/bot-settings.ts';
+import type { CaptureLeadError } from '../../application/capture-lead.ts';
+import type { KnowledgeError } from '../../application/retrieve-knowledge.ts';
+import type { SaveConversationError } from '../../application/save-conversation.ts';
+import type { OwnerError } from '../../application/owner-lists.ts';
 import type { RegisterUserError } from '../../application/register-user.ts';
+import type { ChatError } from '../../application/send-chat-message.ts';
 import type { SignInError } from '../../application/sign-in.ts';
 import { validationDetails } from './schemas.ts';
 
@@ -26,6 +33,20 @@ const unreachable = (value: never): never => {
 };
 
 export const retryAfterSeconds = (resetAt: number, now: number) => String(Math.max(1, Math.ceil((resetAt - now) / 1000)));
+
+/** Our own limiter's 429: chat says `rate_limit`, v1 says `rate_limited`. */
+const limitReply = (code: 'rate_limit' | 'rate_limited', limit: { scope: string; resetAt: number }, now: number): HttpReply => ({
+  status: 429,
+  body: { error: code, scope: limit.scope, resetAt: limit.resetAt },
+  headers: { 'Retry-After': retryAfterSeconds(limit.resetAt, now) },
+});
+
+/** The provider's 429; its Retry-After is passed on when it sent one. */
+const providerRateLimitReply = (retryAfter: number | undefined): HttpReply => ({
+  status: 429,
+  body: { error: 'provider_rate_limit' },
+  headers: retryAfter ? { 'Retry-After': String(retryAfter) } : undefined,
+});
 
 export const registerErrorReply = (error: RegisterUserError): HttpReply => {
   switch (error.type) {
@@ -55,12 +76,14 @@ export const signInErrorReply = (error: SignInError, failureUrl: string): HttpRe
   }
 };
 
-export const ownerErrorReply = (error: BotOverviewError): HttpReply => {
+export const ownerErrorReply = (error: BotOverviewError | OwnerError): HttpReply => {
   switch (error.type) {
     case 'bot_not_found':
       return { status: 404, body: { error: 'Bot not found' } };
+    case 'not_found':
+      return { status: 404, body: { error: 'Not found' } };
     default:
-      return unreachable(error.type);
+      return unreachable(error);
   }
 };
 
@@ -69,3 +92,86 @@ export const validationReply = (error: z.ZodError, style: 'owner' | 'code' = 'ow
   status: 400,
   body: { error: style === 'owner' ? 'Validation failed' : 'validation_failed', details: validationDetails(error) },
 });
+
+export const chatErrorReply = (error: ChatError, now: number): HttpReply => {
+  switch (error.type) {
+    case 'bot_not_found':
+      return { status: 404, body: { error: 'bot_not_found' } };
+    case 'rate_limit':
+      return limitReply('rate_limit', error, now);
+    case 'blocked':
+      return { status: 400, body: { error: 'blocked', reason: error.reason } };
+    case 'missing_llm_key':
+    case 'invalid_llm_key':
+      return { status: 400, body: { error: error.type } };
+    case 'provider_rate_limit':
+      return providerRateLimitReply(error.retryAfterSeconds);
+    case 'provider_unavailable':
+      return { status: 502, body: { error: 'provider_unavailable' } };
+    default:
+      return unreachable(error);
+  }
+};
+
+// ---------------------------------------------------------------- bot runtime API (v1) and bot tokens
+
+export const botTokenAuthErrorReply = (error: BotTokenAuthError): HttpReply => {
+  switch (error.type) {
+    case 'missing_bot_token':
+    case 'invalid_bot_token':
+      return { status: 401, body: { error: error.type }, headers: { 'WWW-Authenticate': 'Bearer' } };
+    default:
+      return unreachable(error);
+  }
+};
+
+/** The owner's token routes. */
+export const botTokenErrorReply = (error: BotTokenError): HttpReply => {
+  switch (error.type) {
+    case 'bot_not_found':
+      return { status: 404, body: { error: 'Bot not found' } };
+    case 'token_not_found':
+      return { status: 404, body: { error: 'Not found' } };
+    default:
+      return unreachable(error);
+  }
+};
+
+export type RuntimeError = KnowledgeError | SaveConversationError | CaptureLeadError;
+
+export const runtimeErrorReply = (error: RuntimeError, now: number): HttpReply => {
+  switch (error.type) {
+    case 'unknown_conversation':
+      return {
+        status: 400,
+        body: {
+          error: 'validation_failed',
+          details: { fieldErrors: { conversationId: ['Must be a conversation of this bot'] }, formErrors: [] },
+        },
+      };
+    case 'bot_not_found':
+      return { status: 404, body: { error: 'bot_not_found' } };
+    case 'rate_limited':
+      return limitReply('rate_limited', error, now);
+    case 'conversation_full':
+      return { status: 422, body: { error: 'conversation_full' } };
+    case 'invalid_embedding_key':
+      return { status: 400, body: { error: 'invalid_embedding_key' } };
+    case 'provider_rate_limit':
+      return providerRateLimitReply(error.retryAfterSeconds);
+    case 'provider_unavailable':
+      return { status: 502, body: { error: 'provider_unavailable' } };
+    default:
+      return unreachable(error);
+  }
+};
+
+/** The public avatar: an unknown bot looks like any unknown path. */
+export const avatarErrorReply = (error: { type: 'not_found' }): HttpReply => {
+  switch (error.type) {
+    case 'not_found':
+      return { status: 404, body: { error: 'not_found' } };
+    default:
+      return unreachable(error.type);
+  }
+};

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { decodeCursor } from '../../domain/pagination.ts';
 import { DEPLOYMENT_MODES, LLM_PROVIDERS, PERSONALITIES } from '../../domain/types.ts';
 
 // The zod schemas that validate requests. The OpenAPI document is generated from these
@@ -146,6 +147,41 @@ export const botSettingsBody = z.object(
 // ---------------------------------------------------------------- chat
 
 export const chatBody = z.object({ message: boundedText(1, 8_000) }, OBJECT_EXPECTED);
+
+// ---------------------------------------------------------------- owner lists
+
+export const pageQuery = z.object({
+  limit: z.coerce
+    .number({ error: 'Expected a whole number' })
+    .int({ message: 'Expected a whole number' })
+    .min(1, { message: 'Must be at least 1' })
+    .max(100, { message: 'Must be at most 100' })
+    .default(20)
+    .meta({ description: 'Items per page, 1-100 (default 20)' }),
+  cursor: z
+    .string()
+    .optional()
+    .transform((value, ctx) => {
+      if (value === undefined || value === '') return null;
+      const cursor = decodeCursor(value);
+      if (!cursor) ctx.addIssue({ code: 'custom', message: 'Invalid cursor' });
+      return cursor;
+    })
+    .meta({ description: "The previous page's nextCursor" }),
+});
+
+export const notificationsQuery = pageQuery.extend({
+  unread: z
+    .enum(['true', 'false'], { error: "Expected 'true' or 'false'" })
+    .optional()
+    .transform((value) => value === 'true')
+    .meta({ description: 'true: unread notifications only' }),
+});
+
+export const accountSettingsBody = z.object(
+  { notifyLeadsEmail: z.boolean({ error: 'Expected true or false' }).optional() },
+  OBJECT_EXPECTED,
+);
 
 /** `{ fieldErrors, formErrors }`, the shape every validation error body carries. */
 export const validationDetails = (error: z.ZodError) => {
