@@ -203,6 +203,19 @@ export interface RateLimiter {
   consume(bucket: string, limits: RateLimits, now: Date): Promise<RateLimitDecision>;
 }
 
+/**
+ * Chat's hot path in one round trip: the chat target (as BotRepository.findChatTarget) and,
+ * only when there is one, one admission from the bot's `chat:<botId>` bucket (as
+ * RateLimiter.consume, with the bot's overrides over `defaults`). No target consumes nothing.
+ */
+export interface ChatAdmission {
+  admit(
+    botId: string,
+    defaults: RateLimits,
+    now: Date,
+  ): Promise<{ target: null } | { target: ChatTarget; decision: RateLimitDecision }>;
+}
+
 /** Failed sign-ins per key in a fixed 15-minute window. */
 export interface SignInThrottle {
   failures(keys: string[], now: Date): Promise<Map<string, { count: number; resetAt: number }>>;

@@ -122,8 +122,25 @@ function echoes(sentence: string, instructions: Set<string>): boolean {
  * Sentences that repeat the instructions of the system prompt (not its context: answering from the
  * owner's context is the bot's job).
  */
+/**
+ * The instructions differ only by the bot's name and personality, so their shingles are
+ * kept for the next reply instead of being rebuilt per request (bounded, oldest dropped).
+ */
+const SHINGLE_MEMO_SIZE = 256;
+const shingleMemo = new Map<string, Set<string>>();
+
+function instructionShingles(instructionsText: string): Set<string> {
+  let found = shingleMemo.get(instructionsText);
+  if (!found) {
+    found = shingles(instructionsText);
+    if (shingleMemo.size >= SHINGLE_MEMO_SIZE) shingleMemo.delete(shingleMemo.keys().next().value!);
+    shingleMemo.set(instructionsText, found);
+  }
+  return found;
+}
+
 function removePromptEchoes(text: string, instructionsText: string): string {
-  const instructions = shingles(instructionsText);
+  const instructions = instructionShingles(instructionsText);
   if (instructions.size === 0) return text;
   return text.replace(SENTENCE, (sentence) => {
     if (!echoes(sentence, instructions)) return sentence;

@@ -90,6 +90,8 @@ const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
 export const buildApp = (useCases: UseCases, options: AppOptions): Express => {
   const app = express();
   app.disable('x-powered-by');
+  // No automatic ETag hashing of every body: the config view sets its own validator.
+  app.set('etag', false);
   app.set('trust proxy', options.trustProxy);
   app.use(requestLogger(options.logger));
 
@@ -100,6 +102,12 @@ export const buildApp = (useCases: UseCases, options: AppOptions): Express => {
     if (await options.isReady()) res.json({ status: 'ready' });
     else res.status(503).set('Retry-After', '5').json({ error: 'service_unavailable' });
   });
+
+  // The public hot paths first, so they skip matching every cookie route below.
+  app.use('/api/chat', publicCors, chatRoutes(useCases));
+  app.use('/api/v1', publicCors);
+  app.use('/api/v1/bot', runtimeRoutes(useCases));
+  app.use('/api/avatars', publicCors, avatarRoutes(useCases));
 
   const sessions = session({
     name: options.sessionCookieName,
@@ -135,10 +143,6 @@ export const buildApp = (useCases: UseCases, options: AppOptions): Express => {
   app.use('/api/bots', sessions, requireUser, sameOrigin, botRoutes(useCases), botListRoutes(useCases));
   app.use('/api/notifications', sessions, requireUser, sameOrigin, notificationRoutes(useCases));
   app.use('/api/account', sessions, requireUser, sameOrigin, accountRoutes(useCases));
-  app.use('/api/chat', publicCors, chatRoutes(useCases));
-  app.use('/api/v1', publicCors);
-  app.use('/api/v1/bot', runtimeRoutes(useCases));
-  app.use('/api/avatars', publicCors, avatarRoutes(useCases));
 
   const openApi = buildOpenApiDocument([...OPERATIONS, ...DOCS_OPERATIONS]);
   const docsPage = renderDocsPage(openApi);
