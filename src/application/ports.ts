@@ -107,8 +107,8 @@ export interface BotTokenRepository {
   listForBot(botId: string): Promise<BotTokenInfo[]>;
   /** false when no such token belongs to that bot. Revoking twice is allowed. */
   revoke(botId: string, tokenId: string, now: Date): Promise<boolean>;
-  /** The bot of a token that is neither revoked nor expired at `now`. */
-  findUsable(tokenHash: string, now: Date): Promise<{ tokenId: string; botId: string } | null>;
+  /** A token that is neither revoked nor expired at `now`, with its bot (active or not), in one read. */
+  findUsable(tokenHash: string, now: Date): Promise<{ tokenId: string; bot: Bot } | null>;
   /** Writes last_used_at at most once a minute per token. */
   touch(tokenId: string, now: Date): Promise<void>;
 }
@@ -123,12 +123,25 @@ export interface ConversationSummary extends Conversation {
   preview: string;
 }
 
+export interface LockedConversation {
+  conversation: Conversation;
+  created: boolean;
+  /** Its last stored messages, as many as asked for (fewer when it has fewer), oldest first. */
+  tail: ChatMessage[];
+}
+
 export interface ConversationRepository {
-  /** Inserts (bot, sessionId) unless present, then locks the row for this transaction. */
-  startOrLock(botId: string, sessionId: string, now: Date): Promise<{ conversation: Conversation; created: boolean }>;
-  /** The last `count` messages, oldest first. */
-  tail(conversationId: string, count: number): Promise<ChatMessage[]>;
-  append(conversation: Conversation, messages: ChatMessage[], now: Date): Promise<Conversation>;
+  /**
+   * Inserts (bot, sessionId) unless present, then locks the row for this transaction; returns
+   * it with its last `tailLength` messages (none by default), read after the lock was taken.
+   */
+  startOrLock(botId: string, sessionId: string, now: Date, tailLength?: number): Promise<LockedConversation>;
+  /**
+   * Appends the messages after the stored ones and adds them to the bot's message total. The
+   * save that `started` the conversation also counts it in the bot's conversation total and
+   * notifies the owner (`conversation_started`). Returns the conversation as updated.
+   */
+  append(conversation: Conversation, messages: ChatMessage[], now: Date, options?: { started: boolean }): Promise<Conversation>;
   belongsToBot(conversationId: string, botId: string): Promise<boolean>;
   list(botId: string, page: PageRequest): Promise<Page<ConversationSummary>>;
   get(botId: string, conversationId: string): Promise<{ conversation: Conversation; messages: StoredMessage[] } | null>;
@@ -205,21 +218,28 @@ export interface RateLimiter {
 
 /**
  * Chat's hot path in one round trip: the chat target (as BotRepository.findChatTarget) and,
- * only when there is one, one admission from the bot's `chat:<botId>` bucket (as
- * RateLimiter.consume, with the bot's overrides over `defaults`). No target consumes nothing.
+ * only when there is one, one admission from `bucket` (as RateLimiter.consume, with the
+ * bot's overrides over `defaults`). No target consumes nothing.
  */
 export interface ChatAdmission {
   admit(
     botId: string,
+    bucket: string,
     defaults: RateLimits,
     now: Date,
   ): Promise<{ target: null } | { target: ChatTarget; decision: RateLimitDecision }>;
 }
 
-/** Failed sign-ins per key in a fixed 15-minute window. */
+/**
+ * Sign-in attempts per key in fixed 15-minute windows. An attempt is counted before the
+ * password is checked, so concurrent guesses cannot all pass a check made before any of
+ * them was recorded; a successful attempt is taken back, so only failures remain.
+ */
 export interface SignInThrottle {
-  failures(keys: string[], now: Date): Promise<Map<string, { count: number; resetAt: number }>>;
-  recordFailure(keys: string[], now: Date): Promise<void>;
+  /** Counts one attempt on each key, atomically; returns each key's count including it. */
+  begin(keys: string[], now: Date): Promise<Map<string, { count: number; resetAt: number }>>;
+  /** The attempt begun at `now` succeeded: it no longer counts. */
+  forgive(keys: string[], now: Date): Promise<void>;
 }
 
 // ---------------------------------------------------------------- providers

@@ -29,10 +29,11 @@ export const makeSignIn =
     const accountKey = `account:${identifier}|${input.clientAddress}`;
     const addressKey = `address:${input.clientAddress}`;
 
-    const failures = await d.throttle.failures([accountKey, addressKey], now);
+    // Counted before the password is checked: concurrent guesses see each other's attempts.
+    const attempts = await d.throttle.begin([accountKey, addressKey], now);
     const overLimit = (key: string, limit: number) => {
-      const entry = failures.get(key);
-      return entry && entry.count >= limit ? [entry] : [];
+      const entry = attempts.get(key);
+      return entry && entry.count > limit ? [entry] : [];
     };
     const exhausted = [
       ...overLimit(accountKey, SIGN_IN_LIMITS.perAccountAndAddress),
@@ -48,9 +49,7 @@ export const makeSignIn =
     // An unknown account costs the same bcrypt comparison as a wrong password.
     const valid =
       account && !tooLong ? await d.hasher.verify(input.password, account.passwordHash) : await d.hasher.verifyDummy(input.password);
-    if (!valid || !account) {
-      await d.throttle.recordFailure([accountKey, addressKey], now);
-      return err({ type: 'invalid_credentials' });
-    }
+    if (!valid || !account) return err({ type: 'invalid_credentials' });
+    await d.throttle.forgive([accountKey, addressKey], now);
     return ok({ id: account.id, username: account.username, email: account.email });
   };

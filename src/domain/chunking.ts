@@ -22,7 +22,25 @@ interface Unit {
   separator: '\n\n' | '\n' | ' ';
 }
 
-const SENTENCE_END = /(?<=[.!?…]['"”’)\]]*)\s+/u;
+/**
+ * Sentence-ending punctuation, any closing quotes or brackets, then whitespace. A match can
+ * only start at the punctuation, so the scan stays linear (a lookbehind over the quote run
+ * was quadratic on a long run of quotes).
+ */
+const SENTENCE_END = /([.!?…]['"”’)\]]*)\s+/gu;
+
+/** The line cut after each sentence end; the whitespace between sentences is dropped. */
+const splitSentences = (line: string): string[] => {
+  const sentences: string[] = [];
+  let start = 0;
+  for (const match of line.matchAll(SENTENCE_END)) {
+    const end = match.index + match[1]!.length;
+    sentences.push(line.slice(start, end));
+    start = match.index + match[0].length;
+  }
+  sentences.push(line.slice(start));
+  return sentences;
+};
 
 /** As many whole code points as fit in `maxChars` UTF-16 units (at least one). */
 const leadingCodePoints = (word: string, maxChars: number): string => {
@@ -63,9 +81,7 @@ const unitsOf = (text: string, maxChars: number): Unit[] => {
   for (const paragraph of text.replace(/\r\n?/g, '\n').split(/\n[ \t]*\n/)) {
     let paragraphStarted = false;
     for (const line of paragraph.split('\n')) {
-      const pieces = line
-        .trim()
-        .split(SENTENCE_END)
+      const pieces = splitSentences(line.trim())
         .flatMap((sentence) => piecesOf(sentence.trim(), maxChars))
         .filter(Boolean);
       for (const [i, piece] of pieces.entries()) {

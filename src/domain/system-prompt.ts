@@ -30,8 +30,27 @@ function oneLine(text: string): string {
 }
 
 /** The context may not contain the markers that delimit it, or it could close its own block early. */
+/** A run of `char` at the start (or end) of `text`, cut to two. */
+function shrinkRun(text: string, char: string, atEnd: boolean): string {
+  let run = 0;
+  while (run < text.length && text[atEnd ? text.length - 1 - run : run] === char) run += 1;
+  if (run < 3) return text;
+  return atEnd ? text.slice(0, text.length - run) + char + char : char + char + text.slice(run);
+}
+
+/**
+ * Any run of 3+ angle brackets against OWNER_CONTEXT shrinks to 2, so the owner's text can
+ * neither close its data block nor rebuild a marker (a single replacement of the marker
+ * would turn `<<<<OWNER_CONTEXT` back into one). Linear: no regular expression.
+ */
 function withoutMarkers(contextText: string): string {
-  return contextText.split(CONTEXT_START).join('<<OWNER_CONTEXT').split(CONTEXT_END).join('OWNER_CONTEXT>>');
+  const parts = contextText.split('OWNER_CONTEXT');
+  return parts
+    .map((part, i) => {
+      const afterMarker = i > 0 ? shrinkRun(part, '>', false) : part;
+      return i < parts.length - 1 ? shrinkRun(afterMarker, '<', true) : afterMarker;
+    })
+    .join('OWNER_CONTEXT');
 }
 
 /**

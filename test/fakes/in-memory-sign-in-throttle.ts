@@ -10,20 +10,21 @@ export class InMemorySignInThrottle implements SignInThrottle {
     return { id: `${key}@${start}`, resetAt: start + WINDOW_MS };
   }
 
-  async failures(keys: string[], now: Date) {
-    const found = new Map<string, { count: number; resetAt: number }>();
+  async begin(keys: string[], now: Date) {
+    const counted = new Map<string, { count: number; resetAt: number }>();
     for (const key of keys) {
       const { id, resetAt } = this.slot(key, now);
-      const count = this.counts.get(id);
-      if (count) found.set(key, { count, resetAt });
+      const count = (this.counts.get(id) ?? 0) + 1;
+      this.counts.set(id, count);
+      counted.set(key, { count, resetAt });
     }
-    return found;
+    return counted;
   }
 
-  async recordFailure(keys: string[], now: Date) {
+  async forgive(keys: string[], now: Date) {
     for (const key of keys) {
       const { id } = this.slot(key, now);
-      this.counts.set(id, (this.counts.get(id) ?? 0) + 1);
+      this.counts.set(id, Math.max(0, (this.counts.get(id) ?? 0) - 1));
     }
   }
 }

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createHash } from 'node:crypto';
 import { HttpClient, signedInClient, uniqueName } from '../support/http-client.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 
@@ -234,7 +235,7 @@ describe('sign-in (Auth.js credentials flow)', () => {
     const client = new HttpClient(app.baseUrl);
     const token = await csrfOf(client);
     const body = { email, password: 'correct horse battery' };
-    for (const csrfToken of [undefined, 'f'.repeat(64)]) {
+    for (const csrfToken of [undefined, 'f'.repeat(64), 'é'.repeat(64), 42]) {
       const response = await client.post('/api/auth/callback/credentials', { ...body, csrfToken }, freshAddress());
       expect(response.status).toBe(403);
       expect(response.json).toEqual({ error: 'MissingCSRF' });
@@ -242,6 +243,16 @@ describe('sign-in (Auth.js credentials flow)', () => {
     const cookieless = new HttpClient(app.baseUrl);
     const response = await cookieless.post('/api/auth/callback/credentials', { ...body, csrfToken: token }, freshAddress());
     expect(response.json).toEqual({ error: 'MissingCSRF' });
+  });
+
+  it('keeps only a hash of the session id in the database, never the cookie value', async () => {
+    const { client } = await signedInClient(app.baseUrl);
+    const cookie = decodeURIComponent(client.cookies.get('careerbot.session-token')!);
+    const sid = cookie.slice(2, cookie.lastIndexOf('.'));
+    const { rows } = await app.db.query<{ sid: string; sess: unknown }>('SELECT sid, sess FROM session');
+    const dump = JSON.stringify(rows);
+    expect(dump).not.toContain(sid);
+    expect(rows.map((row) => row.sid)).toContain(createHash('sha256').update(sid).digest('hex'));
   });
 
   it('regenerates the session id at sign-in, and the old id stops working', async () => {
@@ -281,6 +292,29 @@ describe('sign-in (Auth.js credentials flow)', () => {
     // Another address is not affected.
     const elsewhere = await client.post('/api/auth/callback/credentials', { csrfToken, email, password }, freshAddress());
     expect(elsewhere.status).toBe(200);
+  });
+
+  it('counts concurrent guesses against each other: of 25 at once, exactly 10 are checked and 15 throttled', async () => {
+    const { email } = await signedInClient(app.baseUrl);
+    const client = new HttpClient(app.baseUrl);
+    const csrfToken = await csrfOf(client);
+    const from = freshAddress();
+    const responses = await Promise.all(
+      Array.from({ length: 25 }, () => client.post('/api/auth/callback/credentials', { csrfToken, email, password: 'guess-guess' }, from)),
+    );
+    const statuses = responses.map((response) => response.status);
+    expect(statuses.filter((status) => status === 401)).toHaveLength(10);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(15);
+  });
+
+  it('does not count successful sign-ins against the account', async () => {
+    const { email, password } = await signedInClient(app.baseUrl);
+    const from = freshAddress();
+    for (let i = 0; i < 12; i++) {
+      const client = new HttpClient(app.baseUrl);
+      const response = await client.post('/api/auth/callback/credentials', { csrfToken: await csrfOf(client), email, password }, from);
+      expect(response.status).toBe(200);
+    }
   });
 
   it('throttles an address after 100 failures across accounts', async () => {

@@ -84,8 +84,8 @@ describe('owner API authentication and ownership', () => {
     const mine = await ownerWithBot();
     const theirs = await ownerWithBot();
     const conversation = await seedConversation(theirs.botId, [{ role: 'user', content: 'secret question' }]);
-    for (const id of [conversation.id, randomUUID(), 'not-a-uuid', "1'or'1'='1"]) {
-      const response = await mine.client.get(`/api/bots/conversations/${encodeURIComponent(id)}`);
+    for (const id of [conversation.id, randomUUID(), 'not-a-uuid', "1'or'1'='1", '%ZZ']) {
+      const response = await mine.client.get(`/api/bots/conversations/${id === '%ZZ' ? id : encodeURIComponent(id)}`);
       expect(response.status).toBe(404);
       expect(response.json).toEqual({ error: 'Not found' });
     }

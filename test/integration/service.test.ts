@@ -24,6 +24,18 @@ describe('health, unknown routes and request ids', () => {
     expect(response.json).toEqual({ error: 'not_found' });
   });
 
+  it.each([
+    ['/api/chat/%ZZ', 'POST', { error: 'bot_not_found' }],
+    ['/api/avatars/%ZZ.svg', 'GET', { error: 'not_found' }],
+  ])('answers an undecodable path parameter in %s with that surface’s 404', async (path, method, body) => {
+    const response = await new HttpClient(app.baseUrl).request(method, path, {
+      body: method === 'POST' ? '{"message":"hi"}' : undefined,
+      headers: { 'content-type': 'application/json', 'x-llm-api-key': 'k' },
+    });
+    expect(response.status).toBe(404);
+    expect(response.json).toEqual(body);
+  });
+
   it('echoes a well-formed x-request-id and generates one otherwise; logs one line per request with it', async () => {
     const client = new HttpClient(app.baseUrl);
     const given = await client.get('/healthz', { 'x-request-id': 'trace-abc-123' });

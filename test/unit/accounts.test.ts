@@ -90,6 +90,15 @@ describe('SignIn', () => {
     expect(s.hasher.comparisons).toEqual(['dummy']);
   });
 
+  it('counts an attempt before checking it, so 15 concurrent guesses give 10 checks and 5 refusals', async () => {
+    const s = setup();
+    await s.register(ada);
+    const results = await Promise.all(Array.from({ length: 15 }, () => s.signIn(signInAs('ada', 'wrong'))));
+    expect(results.filter((r) => !r.ok && r.error.type === 'invalid_credentials')).toHaveLength(10);
+    expect(results.filter((r) => !r.ok && r.error.type === 'throttled')).toHaveLength(5);
+    expect(s.hasher.comparisons).toHaveLength(10);
+  });
+
   it('throttles an account and address after 10 failures until the window ends, even with the right password', async () => {
     const s = setup();
     await s.register(ada);

@@ -39,6 +39,18 @@ describe('chunking the context', () => {
     }
   });
 
+  it('ends a sentence after its closing quotes and brackets, and survives runs of them with no sentence at all', () => {
+    const sentence = (i: number) => `Sentence ${i} ends with a quote "like this${'.'}" `;
+    const text = Array.from({ length: 60 }, (_, i) => sentence(i)).join('').trim();
+    for (const chunk of chunkText(text)) {
+      expect(chunk.text.startsWith('Sentence')).toBe(true);
+      expect(chunk.text.endsWith('."')).toBe(true);
+    }
+    for (const run of [']'.repeat(50_000), "'".repeat(50_000), `.${')'.repeat(49_999)}`]) {
+      expect(chunkText(run).map((chunk) => chunk.text.length).every((length) => length <= CHUNK_MAX_CHARS)).toBe(true);
+    }
+  });
+
   it('repeats the end of each chunk at the start of the next, up to the overlap size', () => {
     const chunks = chunkText(paragraph('A', 60));
     for (let i = 1; i < chunks.length; i += 1) {

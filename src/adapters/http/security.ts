@@ -70,7 +70,8 @@ export class CsrfTokens {
 
   matches(req: Request, submitted: unknown): boolean {
     const token = this.fromCookie(req);
-    if (!token || typeof submitted !== 'string' || submitted.length !== token.length) return false;
+    // Checked as hex first: timingSafeEqual throws on inputs of different byte lengths.
+    if (!token || typeof submitted !== 'string' || !/^[0-9a-f]{64}$/.test(submitted)) return false;
     return timingSafeEqual(Buffer.from(token), Buffer.from(submitted));
   }
 }
