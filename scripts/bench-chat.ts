@@ -77,8 +77,9 @@ try {
   await measure('warm-up chat', chatOptions(2));
 
   const bare = await measure(`bare echo (${CONNECTIONS} conn)`, echoOptions(DURATION_S));
+  const health = await measure(`service GET /healthz`, { url: `${service}/healthz`, connections: CONNECTIONS, duration: 3 });
   const chat = await measure(`chat (${CONNECTIONS} conn)`, chatOptions(DURATION_S));
-  printTable([bare, chat]);
+  printTable([bare, health, chat]);
 
   const ratio = chat.requestsPerSecond / bare.requestsPerSecond;
   const valid = chat.non2xx === 0 && chat.errors === 0;

@@ -33,7 +33,7 @@ import { makeUpsertBot } from './application/upsert-bot.ts';
 import { BcryptPasswordHasher, systemClock } from './adapters/bcrypt-password-hasher.ts';
 import { parseConfig, type Config } from './adapters/config.ts';
 import { buildApp } from './adapters/http/build-app.ts';
-import { createLogger } from './adapters/logger.ts';
+import { createLogger, errorSummary } from './adapters/logger.ts';
 import { AnthropicLlmGateway } from './adapters/llm/anthropic-llm-gateway.ts';
 import { AzureOpenAiLlmGateway } from './adapters/llm/azure-openai-llm-gateway.ts';
 import { GoogleLlmGateway } from './adapters/llm/google-llm-gateway.ts';
@@ -44,6 +44,7 @@ import { NodemailerMailer } from './adapters/mail/nodemailer-mailer.ts';
 import { Db, isReady, migrate, migrationFiles, type Queryable } from './adapters/persistence/db.ts';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './adapters/persistence/embedded-postgres.ts';
 import { PgBotRepository } from './adapters/persistence/pg-bot-repository.ts';
+import { PgChatAdmission } from './adapters/persistence/pg-chat-admission.ts';
 import { PgBotTokenRepository } from './adapters/persistence/pg-bot-token-repository.ts';
 import { PgConversationRepository } from './adapters/persistence/pg-conversation-repository.ts';
 import { EmbeddingMemo, MemoizedEmbeddingCache } from './adapters/persistence/memoized-embedding-cache.ts';
@@ -99,7 +100,7 @@ export const createService = async (deps: ServiceDeps) => {
   });
   const repos = repositoriesOn(db);
   const transactor: Transactor = { transaction: (work) => db.transaction((tx) => work(repositoriesOn(tx))) };
-  const sessionStore = createPgSessionStore(db, (error) => logger.warn({ err: error }, 'session store'));
+  const sessionStore = createPgSessionStore(db, (error) => logger.warn({ error: errorSummary(error) }, 'session store'));
   const expectedMigrations = await migrationFiles();
   const limiter = new PgRateLimiter(db);
   const embeddingGateway = new OpenAiEmbeddingGateway({
@@ -125,7 +126,7 @@ export const createService = async (deps: ServiceDeps) => {
       markAllNotificationsRead: makeMarkAllNotificationsRead({ notifications: repos.notifications, clock }),
       getAccountSettings: makeGetAccountSettings({ users: repos.users }),
       updateAccountSettings: makeUpdateAccountSettings({ users: repos.users }),
-      sendChatMessage: makeSendChatMessage({ bots: repos.bots, limiter, gateways: llmGateways(config), clock }),
+      sendChatMessage: makeSendChatMessage({ admission: new PgChatAdmission(db), gateways: llmGateways(config), clock }),
       mintBotToken: makeMintBotToken({ bots: repos.bots, tokens: repos.tokens, clock }),
       listBotTokens: makeListBotTokens({ bots: repos.bots, tokens: repos.tokens }),
       revokeBotToken: makeRevokeBotToken({ bots: repos.bots, tokens: repos.tokens, clock }),
@@ -141,7 +142,7 @@ export const createService = async (deps: ServiceDeps) => {
         users: repos.users,
         mailer,
         clock,
-        reportMailFailure: (error) => logger.warn({ err: error }, 'lead e-mail not sent'),
+        reportMailFailure: (error) => logger.warn({ error: errorSummary(error) }, 'lead e-mail not sent'),
       }),
     },
     {
@@ -226,7 +227,7 @@ const run = async () => {
     clearTimeout(force);
     await close().catch(() => undefined);
     await db?.close().catch(() => undefined);
-    await embedded?.stop().catch((error) => logger.error({ err: error }, 'stopping embedded PostgreSQL'));
+    await embedded?.stop().catch((error) => logger.error({ error: errorSummary(error) }, 'stopping embedded PostgreSQL'));
     logger.info('stopped');
     process.exit(0);
   };
@@ -241,7 +242,7 @@ const run = async () => {
     db = new Db({
       connectionString: database.url,
       max: config.DB_POOL_MAX,
-      onError: (error) => logger.warn({ err: error }, 'idle database connection lost'),
+      onError: (error) => logger.warn({ error: errorSummary(error) }, 'idle database connection lost'),
     });
     const sessionSecret = config.SESSION_SECRET ?? (await developmentSessionSecret(config.DATA_DIR));
     const service = await createService({ config, db, logger, sessionSecret });
@@ -255,7 +256,7 @@ const run = async () => {
     const port = typeof address === 'object' && address ? address.port : config.PORT;
     logger.info({ port, host: config.HOST, url: `http://localhost:${port}` }, 'listening');
   } catch (error) {
-    logger.fatal({ err: error }, 'start-up failed');
+    logger.fatal({ error: errorSummary(error), stack: (error as Error)?.stack }, 'start-up failed');
     await db?.close().catch(() => undefined);
     await embedded?.stop().catch(() => undefined);
     process.exit(1);

@@ -20,6 +20,22 @@ export const freePort = (): Promise<number> =>
     });
   });
 
+/** `count` different free ports: each is held until all are found, so no two are the same. */
+export const freePorts = async (count: number): Promise<number[]> => {
+  const servers = await Promise.all(
+    Array.from(
+      { length: count },
+      () => new Promise<net.Server>((resolve) => {
+        const server = net.createServer();
+        server.listen(0, '127.0.0.1', () => resolve(server));
+      }),
+    ),
+  );
+  const ports = servers.map((server) => (server.address() as net.AddressInfo).port);
+  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
+  return ports;
+};
+
 const children: ChildProcess[] = [];
 const cleanups: (() => Promise<void>)[] = [];
 
@@ -102,6 +118,8 @@ export interface Measurement {
   non2xx: number;
   errors: number;
   total: number;
+  /** Answers per HTTP status, to tell what went wrong when non2xx is not 0. */
+  statusCodes: Record<string, number>;
 }
 
 export const measure = async (
@@ -117,6 +135,7 @@ export const measure = async (
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
     total: result.requests.total,
+    statusCodes: Object.fromEntries(Object.entries(result.statusCodeStats ?? {}).map(([code, stats]) => [code, stats.count ?? 0])),
   };
 };
 
@@ -131,3 +150,9 @@ export const printTable = (rows: Measurement[]) => {
 };
 
 export const verdict = (ok: boolean) => (ok ? 'PASS' : 'FAIL');
+
+export const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = Math.floor(sorted.length / 2);
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};

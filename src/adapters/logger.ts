@@ -28,6 +28,11 @@ export const REDACTED_PATHS = [
   'res.headers["set-cookie"]',
 ];
 
+/**
+ * Without a destination, logs go to stdout asynchronously: lines written while a write is
+ * in flight are batched into the next one, instead of one system call per line on the
+ * request path. pino flushes what is left when the process exits.
+ */
 export const createLogger = (level: string, destination?: DestinationStream): Logger =>
   pino(
     {
@@ -35,5 +40,12 @@ export const createLogger = (level: string, destination?: DestinationStream): Lo
       redact: { paths: REDACTED_PATHS, censor: '[redacted]' },
       timestamp: pino.stdTimeFunctions.isoTime,
     },
-    destination,
+    destination ?? pino.destination({ dest: 1, sync: false }),
   );
+
+/**
+ * What is worth logging of a driver error: its message and code. pg errors carry the
+ * whole client (connection parameters included) as enumerable properties.
+ */
+export const errorSummary = (error: unknown) =>
+  error instanceof Error ? { message: error.message, code: (error as { code?: unknown }).code } : { message: String(error) };

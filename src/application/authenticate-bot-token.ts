@@ -1,7 +1,7 @@
 import { bearerToken, hashBotToken } from '../domain/bot-token.ts';
 import { err, ok, type Result } from '../domain/result.ts';
 import type { Bot } from '../domain/types.ts';
-import type { BotRepository, BotTokenRepository, Clock } from './ports.ts';
+import type { BotTokenRepository, Clock } from './ports.ts';
 
 export type BotTokenAuthError = { type: 'missing_bot_token' } | { type: 'invalid_bot_token' };
 
@@ -10,14 +10,17 @@ const MAX_REMEMBERED_TOUCHES = 10_000;
 
 /**
  * Resolves an Authorization header to the token's bot, active or not: each v1 endpoint
- * decides what an inactive bot gets. The token row is read on every request, so a
- * revocation takes effect at once.
+ * decides what an inactive bot gets. The token and its bot are read on every request, in
+ * one round trip, so a revocation or a settings change takes effect at once.
  *
  * The last use is written at most once a minute (the repository guarantees it across
  * instances); this process also remembers when it last wrote it, and skips the round trip
  * within the minute.
+ *
+ * `bots` is no longer read (the token's look-up brings its bot); it is accepted only until
+ * main.ts stops passing it.
  */
-export const makeAuthenticateBotToken = (d: { tokens: BotTokenRepository; bots: BotRepository; clock: Clock }) => {
+export const makeAuthenticateBotToken = (d: { tokens: BotTokenRepository; clock: Clock; bots?: unknown }) => {
   const touchedAt = new Map<string, number>();
   const touchAtMostOnceAMinute = async (tokenId: string, now: Date) => {
     const last = touchedAt.get(tokenId);
@@ -33,7 +36,7 @@ export const makeAuthenticateBotToken = (d: { tokens: BotTokenRepository; bots: 
     const now = d.clock.now();
     const found = await d.tokens.findUsable(hashBotToken(token), now);
     if (!found) return err({ type: 'invalid_bot_token' });
-    const [bot] = await Promise.all([d.bots.findById(found.botId), touchAtMostOnceAMinute(found.tokenId, now)]);
-    return bot ? ok({ bot, tokenId: found.tokenId }) : err({ type: 'invalid_bot_token' });
+    await touchAtMostOnceAMinute(found.tokenId, now);
+    return ok({ bot: found.bot, tokenId: found.tokenId });
   };
 };

@@ -43,21 +43,11 @@ export const makeSaveConversation =
 
     return d.transactor.transaction(async (tx) => {
       const now = d.clock.now();
-      const { conversation, created } = await tx.conversations.startOrLock(bot.id, sessionId, now);
-      const storedTail = await tx.conversations.tail(conversation.id, Math.min(conversation.messageCount, messages.length));
-      const fresh = messagesToAppend(storedTail, messages);
+      const { conversation, created, tail } = await tx.conversations.startOrLock(bot.id, sessionId, now, messages.length);
+      const fresh = messagesToAppend(tail, messages);
       if (conversation.messageCount + fresh.length > MAX_CONVERSATION_MESSAGES) return err({ type: 'conversation_full' as const });
-
-      await tx.conversations.append(conversation, fresh, now);
-      if (created || fresh.length > 0) await tx.bots.addToCounters(bot.id, created ? 1 : 0, fresh.length);
-      if (created) {
-        await tx.notifications.add(
-          bot.userId,
-          'conversation_started',
-          { botId: bot.id, conversationId: conversation.id, sessionId },
-          now,
-        );
-      }
+      // Also counts them (and a new conversation) in the bot's totals and notifies the owner of a new one.
+      await tx.conversations.append(conversation, fresh, now, { started: created });
       return ok({ conversationId: conversation.id, created, appended: fresh.length });
     });
   };

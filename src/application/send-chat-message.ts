@@ -1,10 +1,10 @@
-import { effectiveRateLimits } from '../domain/bot-rules.ts';
+import { DEFAULT_RATE_LIMITS } from '../domain/bot-rules.ts';
 import { checkVisitorMessage, type BlockReason } from '../domain/message-filter.ts';
 import { sanitizeReply } from '../domain/output-filter.ts';
 import { err, ok, type Result } from '../domain/result.ts';
 import { buildSystemPrompt } from '../domain/system-prompt.ts';
 import type { LlmProvider } from '../domain/types.ts';
-import type { BotRepository, Clock, LlmGateway, RateLimiter, RateLimitScope } from './ports.ts';
+import type { ChatAdmission, Clock, LlmGateway, RateLimitScope } from './ports.ts';
 
 export const CHAT_MAX_OUTPUT_TOKENS = 800;
 export const CHAT_TEMPERATURE = 0.3;
@@ -33,15 +33,14 @@ export const chatBucket = (botId: string) => `chat:${botId}`;
  * before (content type, key header, size, JSON, validation) belong to the HTTP edge.
  */
 export const makeSendChatMessage =
-  (d: { bots: BotRepository; limiter: RateLimiter; gateways: Record<LlmProvider, LlmGateway>; clock: Clock }) =>
+  (d: { admission: ChatAdmission; gateways: Record<LlmProvider, LlmGateway>; clock: Clock }) =>
   async (input: ChatInput): Promise<Result<{ reply: string }, ChatError>> => {
-    // 6-7: an unknown, inactive or ownerless bot look the same.
-    const target = await d.bots.findChatTarget(input.botId);
-    if (!target) return err({ type: 'bot_not_found' });
-
-    // 8
-    const admission = await d.limiter.consume(chatBucket(target.bot.id), effectiveRateLimits(target.bot), d.clock.now());
-    if (!admission.allowed) return err({ type: 'rate_limit', scope: admission.scope, resetAt: admission.resetAt });
+    // 6-8 in one round trip: an unknown, inactive or ownerless bot look the same and
+    // consume nothing; a known one spends one request of its rate limit.
+    const admission = await d.admission.admit(input.botId, chatBucket(input.botId), DEFAULT_RATE_LIMITS, d.clock.now());
+    if (!admission.target) return err({ type: 'bot_not_found' });
+    const { target, decision } = admission;
+    if (!decision.allowed) return err({ type: 'rate_limit', scope: decision.scope, resetAt: decision.resetAt });
 
     // 9
     const verdict = checkVisitorMessage(input.message);

@@ -1,12 +1,14 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { BotTokenRepository, NewBotToken } from '../../src/application/ports.ts';
+import type { BotRepository, BotTokenRepository, NewBotToken } from '../../src/application/ports.ts';
 
 export interface BotTokenRepositoryFixture {
   subject: BotTokenRepository;
   /** Two bots with no tokens yet. */
   botId: string;
   otherBotId: string;
+  /** The same store's bots: a usable token brings its bot exactly as this reads it. */
+  bots: BotRepository;
 }
 
 const NOW = new Date('2025-03-01T10:00:00.000Z');
@@ -21,7 +23,7 @@ const newToken = (botId: string, overrides: Partial<NewBotToken> = {}): NewBotTo
 export const botTokenRepositoryContract = (makeSubject: () => Promise<BotTokenRepositoryFixture>) => {
   describe('BotTokenRepository contract', () => {
     it('creates a token and returns its info', async () => {
-      const { subject, botId } = await makeSubject();
+      const { subject, botId, bots } = await makeSubject();
       const expiresAt = later(30 * 86_400_000);
       const token = newToken(botId, { name: 'Portfolio site', lastFour: 'beef', expiresAt });
       const info = await subject.create(token, NOW);
@@ -35,7 +37,16 @@ export const botTokenRepositoryContract = (makeSubject: () => Promise<BotTokenRe
         lastUsedAt: null,
         revokedAt: null,
       });
-      expect(await subject.findUsable(token.tokenHash, NOW)).toEqual({ tokenId: info.id, botId });
+      expect(await subject.findUsable(token.tokenHash, NOW)).toEqual({ tokenId: info.id, bot: await bots.findById(botId) });
+    });
+
+    it('brings the token’s bot as it is now, inactive included', async () => {
+      const { subject, botId, bots } = await makeSubject();
+      const token = newToken(botId);
+      const info = await subject.create(token, NOW);
+      const changed = await bots.updateSettings(botId, { isActive: false, themeColor: '#123456' }, later(1000));
+      expect(await subject.findUsable(token.tokenHash, later(2000))).toEqual({ tokenId: info.id, bot: changed });
+      expect(changed).toMatchObject({ isActive: false, themeColor: '#123456' });
     });
 
     it('lists a bot’s tokens newest first, and only that bot’s', async () => {
@@ -58,22 +69,25 @@ export const botTokenRepositoryContract = (makeSubject: () => Promise<BotTokenRe
     });
 
     it('refuses to revoke an unknown id, another bot’s token or a non-UUID id', async () => {
-      const { subject, botId, otherBotId } = await makeSubject();
+      const { subject, botId, otherBotId, bots } = await makeSubject();
       const otherToken = newToken(otherBotId);
       const other = await subject.create(otherToken, NOW);
       expect(await subject.revoke(botId, randomUUID(), NOW)).toBe(false);
       expect(await subject.revoke(botId, other.id, NOW)).toBe(false);
       expect(await subject.revoke(botId, 'not-a-uuid', NOW)).toBe(false);
       expect(await subject.revoke(botId, "' OR 1=1 --", NOW)).toBe(false);
-      expect(await subject.findUsable(otherToken.tokenHash, NOW)).toEqual({ tokenId: other.id, botId: otherBotId });
+      expect(await subject.findUsable(otherToken.tokenHash, NOW)).toEqual({ tokenId: other.id, bot: await bots.findById(otherBotId) });
     });
 
     it('finds a usable token only before it expires', async () => {
-      const { subject, botId } = await makeSubject();
+      const { subject, botId, bots } = await makeSubject();
       const expiresAt = later(60_000);
       const token = newToken(botId, { expiresAt });
       const info = await subject.create(token, NOW);
-      expect(await subject.findUsable(token.tokenHash, new Date(expiresAt.getTime() - 1))).toEqual({ tokenId: info.id, botId });
+      expect(await subject.findUsable(token.tokenHash, new Date(expiresAt.getTime() - 1))).toEqual({
+        tokenId: info.id,
+        bot: await bots.findById(botId),
+      });
       expect(await subject.findUsable(token.tokenHash, expiresAt)).toBeNull();
       expect(await subject.findUsable(token.tokenHash, later(120_000))).toBeNull();
       expect(await subject.findUsable(randomBytes(32).toString('hex'), NOW)).toBeNull();

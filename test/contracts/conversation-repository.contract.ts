@@ -1,14 +1,18 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { ConversationRepository } from '../../src/application/ports.ts';
+import type { BotRepository, ConversationRepository, NotificationRepository } from '../../src/application/ports.ts';
 import type { ChatMessage } from '../../src/domain/types.ts';
 import { keysetPaginationContract } from './keyset-pagination.contract.ts';
 
 export interface ConversationRepositoryFixture {
   subject: ConversationRepository;
-  /** Two bots with no conversations yet. */
+  /** Two bots with no conversations yet; `ownerId` owns the first. */
   botId: string;
   otherBotId: string;
+  ownerId: string;
+  /** The same store's bots and notifications, where a save's totals and notification show. */
+  bots: BotRepository;
+  notifications: NotificationRepository;
 }
 
 const NOW = new Date('2025-03-01T10:00:00.000Z');
@@ -26,9 +30,10 @@ export const conversationRepositoryContract = (makeSubject: () => Promise<Conver
       expect(first).toEqual({
         created: true,
         conversation: { id: expect.any(String), botId, sessionId, messageCount: 0, startedAt: NOW, lastMessageAt: NOW },
+        tail: [],
       });
-      const again = await subject.startOrLock(botId, sessionId, later(5000));
-      expect(again).toEqual({ created: false, conversation: first.conversation });
+      const again = await subject.startOrLock(botId, sessionId, later(5000), 10);
+      expect(again).toEqual({ created: false, conversation: first.conversation, tail: [] });
       const elsewhere = await subject.startOrLock(otherBotId, sessionId, NOW);
       expect(elsewhere.created).toBe(true);
       expect(elsewhere.conversation.id).not.toBe(first.conversation.id);
@@ -64,22 +69,56 @@ export const conversationRepositoryContract = (makeSubject: () => Promise<Conver
       expect((await subject.startOrLock(botId, conversation.sessionId, later(3000))).conversation).toEqual(afterSecond);
     });
 
-    it('returns the conversation unchanged when appending nothing', async () => {
-      const { subject, botId } = await makeSubject();
+    it('returns the conversation unchanged when appending nothing, counting and notifying nothing', async () => {
+      const { subject, botId, ownerId, bots, notifications } = await makeSubject();
       const { conversation } = await subject.startOrLock(botId, randomUUID(), NOW);
       const withMessages = await subject.append(conversation, [user('Hi')], later(1000));
       expect(await subject.append(withMessages, [], later(9000))).toEqual(withMessages);
+      expect(await subject.append(withMessages, [], later(9000), { started: false })).toEqual(withMessages);
       expect((await subject.get(botId, conversation.id))?.conversation).toEqual(withMessages);
+      expect(await bots.stats(botId)).toMatchObject({ totalConversations: 0, totalMessages: 1 });
+      expect((await notifications.list(ownerId, { limit: 10, cursor: null }, false)).items).toEqual([]);
     });
 
-    it('gives the last messages, oldest first', async () => {
-      const { subject, botId } = await makeSubject();
+    it('counts appended messages in the bot’s totals; the starting save also counts the conversation and notifies the owner', async () => {
+      const { subject, botId, otherBotId, ownerId, bots, notifications } = await makeSubject();
+      const sessionId = randomUUID();
+      const { conversation } = await subject.startOrLock(botId, sessionId, NOW);
+      const started = await subject.append(conversation, [user('Hi'), assistant('Hello!')], later(1000), { started: true });
+      const next = await subject.append(started, [user('Rust?')], later(2000), { started: false });
+      await subject.append(next, [assistant('Daily.')], later(3000));
+      expect(await bots.stats(botId)).toMatchObject({ totalConversations: 1, totalMessages: 4 });
+      expect(await bots.stats(otherBotId)).toMatchObject({ totalConversations: 0, totalMessages: 0 });
+      expect((await notifications.list(ownerId, { limit: 10, cursor: null }, false)).items).toEqual([
+        {
+          id: expect.any(String),
+          userId: ownerId,
+          kind: 'conversation_started',
+          payload: { botId, conversationId: conversation.id, sessionId },
+          createdAt: later(1000),
+          readAt: null,
+        },
+      ]);
+    });
+
+    it('counts and notifies a starting save even without messages, leaving the conversation as it was', async () => {
+      const { subject, botId, ownerId, bots, notifications } = await makeSubject();
       const { conversation } = await subject.startOrLock(botId, randomUUID(), NOW);
-      expect(await subject.tail(conversation.id, 3)).toEqual([]);
+      expect(await subject.append(conversation, [], later(1000), { started: true })).toEqual(conversation);
+      expect(await bots.stats(botId)).toMatchObject({ totalConversations: 1, totalMessages: 0 });
+      expect((await notifications.list(ownerId, { limit: 10, cursor: null }, false)).items).toHaveLength(1);
+    });
+
+    it('gives the last messages with the conversation, oldest first', async () => {
+      const { subject, botId } = await makeSubject();
+      const sessionId = randomUUID();
+      const { conversation } = await subject.startOrLock(botId, sessionId, NOW, 3);
       await subject.append(conversation, [user('one'), assistant('two'), user('three'), assistant('four')], NOW);
-      expect(await subject.tail(conversation.id, 3)).toEqual([assistant('two'), user('three'), assistant('four')]);
-      expect(await subject.tail(conversation.id, 10)).toEqual([user('one'), assistant('two'), user('three'), assistant('four')]);
-      expect(await subject.tail(conversation.id, 0)).toEqual([]);
+      const tail = async (length?: number) => (await subject.startOrLock(botId, sessionId, later(1000), length)).tail;
+      expect(await tail(3)).toEqual([assistant('two'), user('three'), assistant('four')]);
+      expect(await tail(10)).toEqual([user('one'), assistant('two'), user('three'), assistant('four')]);
+      expect(await tail(0)).toEqual([]);
+      expect(await tail()).toEqual([]);
     });
 
     it('tells whether a conversation belongs to a bot', async () => {

@@ -1,12 +1,15 @@
 import { randomUUID } from 'node:crypto';
-import type { BotTokenRepository, NewBotToken } from '../../src/application/ports.ts';
+import type { BotRepository, BotTokenRepository, NewBotToken } from '../../src/application/ports.ts';
 import { newestFirst } from '../../src/adapters/persistence/keyset.ts';
-import type { BotTokenInfo } from '../../src/domain/types.ts';
+import type { Bot, BotTokenInfo } from '../../src/domain/types.ts';
 
 const MINUTE_MS = 60_000;
 
+/** Needs the bots fake: findUsable returns the token's bot, as the database join does. */
 export class InMemoryBotTokenRepository implements BotTokenRepository {
   private readonly tokens: (BotTokenInfo & { tokenHash: string })[] = [];
+
+  constructor(private readonly bots: BotRepository) {}
 
   async create(token: NewBotToken, now: Date): Promise<BotTokenInfo> {
     if (this.tokens.some((stored) => stored.tokenHash === token.tokenHash)) {
@@ -41,14 +44,15 @@ export class InMemoryBotTokenRepository implements BotTokenRepository {
     return true;
   }
 
-  async findUsable(tokenHash: string, now: Date): Promise<{ tokenId: string; botId: string } | null> {
+  async findUsable(tokenHash: string, now: Date): Promise<{ tokenId: string; bot: Bot } | null> {
     const token = this.tokens.find(
       (stored) =>
         stored.tokenHash === tokenHash &&
         stored.revokedAt === null &&
         (stored.expiresAt === null || stored.expiresAt.getTime() > now.getTime()),
     );
-    return token ? { tokenId: token.id, botId: token.botId } : null;
+    const bot = token ? await this.bots.findById(token.botId) : null;
+    return token && bot ? { tokenId: token.id, bot } : null;
   }
 
   async touch(tokenId: string, now: Date): Promise<void> {

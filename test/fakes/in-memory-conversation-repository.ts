@@ -1,5 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { ConversationRepository, ConversationSummary, PageRequest } from '../../src/application/ports.ts';
+import type {
+  BotRepository,
+  ConversationRepository,
+  ConversationSummary,
+  LockedConversation,
+  NotificationRepository,
+  PageRequest,
+} from '../../src/application/ports.ts';
 import { newestFirst, toPage } from '../../src/adapters/persistence/keyset.ts';
 import type { ChatMessage, Conversation, Page, StoredMessage } from '../../src/domain/types.ts';
 
@@ -10,13 +17,16 @@ const truncate = (text: string, length: number) => Array.from(text).slice(0, len
 
 const position = (conversation: Conversation) => ({ at: conversation.startedAt, id: conversation.id });
 
+/** Needs the bots and notifications fakes: a save also counts in the bot's totals and notifies the owner. */
 export class InMemoryConversationRepository implements ConversationRepository {
   private readonly conversations: Conversation[] = [];
   private readonly messages = new Map<string, StoredMessage[]>();
 
-  async startOrLock(botId: string, sessionId: string, now: Date): Promise<{ conversation: Conversation; created: boolean }> {
+  constructor(private readonly d: { bots: BotRepository; notifications: NotificationRepository }) {}
+
+  async startOrLock(botId: string, sessionId: string, now: Date, tailLength = 0): Promise<LockedConversation> {
     const existing = this.conversations.find((c) => c.botId === botId && c.sessionId === sessionId);
-    if (existing) return { conversation: { ...existing }, created: false };
+    if (existing) return { conversation: { ...existing }, created: false, tail: this.tail(existing.id, tailLength) };
     const conversation = {
       id: randomUUID(),
       botId,
@@ -27,21 +37,26 @@ export class InMemoryConversationRepository implements ConversationRepository {
     };
     this.conversations.push(conversation);
     this.messages.set(conversation.id, []);
-    return { conversation: { ...conversation }, created: true };
+    return { conversation: { ...conversation }, created: true, tail: [] };
   }
 
-  async tail(conversationId: string, count: number): Promise<ChatMessage[]> {
-    if (count <= 0) return [];
-    return (this.messages.get(conversationId) ?? []).slice(-count).map(({ role, content }) => ({ role, content }));
-  }
-
-  async append(conversation: Conversation, messages: ChatMessage[], now: Date): Promise<Conversation> {
-    if (messages.length === 0) return conversation;
+  async append(conversation: Conversation, messages: ChatMessage[], now: Date, options = { started: false }): Promise<Conversation> {
+    if (messages.length === 0 && !options.started) return conversation;
     const stored = this.conversations.find((c) => c.id === conversation.id);
     if (!stored) throw new Error(`conversation ${conversation.id} does not exist`);
-    this.messages.get(stored.id)!.push(...messages.map(({ role, content }) => ({ role, content, createdAt: new Date(now) })));
-    stored.messageCount += messages.length;
-    stored.lastMessageAt = new Date(now);
+    if (messages.length > 0) {
+      this.messages.get(stored.id)!.push(...messages.map(({ role, content }) => ({ role, content, createdAt: new Date(now) })));
+      stored.messageCount += messages.length;
+      stored.lastMessageAt = new Date(now);
+    }
+    const bot = await this.d.bots.findById(stored.botId);
+    if (bot) {
+      await this.d.bots.addToCounters(bot.id, options.started ? 1 : 0, messages.length);
+      if (options.started) {
+        const payload = { botId: bot.id, conversationId: stored.id, sessionId: stored.sessionId };
+        await this.d.notifications.add(bot.userId, 'conversation_started', payload, now);
+      }
+    }
     return { ...stored };
   }
 
@@ -65,6 +80,11 @@ export class InMemoryConversationRepository implements ConversationRepository {
     const conversation = this.find(botId, conversationId);
     if (!conversation) return null;
     return { conversation: { ...conversation }, messages: this.messages.get(conversation.id)!.map((message) => ({ ...message })) };
+  }
+
+  private tail(conversationId: string, count: number): ChatMessage[] {
+    if (count <= 0) return [];
+    return this.messages.get(conversationId)!.slice(-count).map(({ role, content }) => ({ role, content }));
   }
 
   private find(botId: string, conversationId: string): Conversation | undefined {

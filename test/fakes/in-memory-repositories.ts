@@ -13,13 +13,14 @@ export const inMemoryRepositories = () => {
   const leads = new InMemoryLeadRepository();
   const bots = new InMemoryBotRepository(users);
   bots.countLeads = async (botId) => (await leads.all(botId)).length;
+  const notifications = new InMemoryNotificationRepository();
   const repos = {
     users,
     bots,
-    tokens: new InMemoryBotTokenRepository(),
-    conversations: new InMemoryConversationRepository(),
+    tokens: new InMemoryBotTokenRepository(bots),
+    conversations: new InMemoryConversationRepository({ bots, notifications }),
     leads,
-    notifications: new InMemoryNotificationRepository(),
+    notifications,
     embeddings: new InMemoryEmbeddingCache(),
   } satisfies Repositories;
   /** No isolation or rollback: unit tests run one use case at a time. */

@@ -1,7 +1,9 @@
 import { afterAll, beforeAll } from 'vitest';
 import { PgBotRepository } from '../../src/adapters/persistence/pg-bot-repository.ts';
+import { PgChatAdmission } from '../../src/adapters/persistence/pg-chat-admission.ts';
 import { PgUserRepository } from '../../src/adapters/persistence/pg-user-repository.ts';
 import { accountRepositoriesContract } from '../contracts/account-repositories.contract.ts';
+import { chatAdmissionContract } from '../contracts/chat-admission.contract.ts';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
 
 let database: TestDatabase;
@@ -11,6 +13,12 @@ beforeAll(async () => {
 afterAll(async () => database?.drop());
 
 accountRepositoriesContract('PostgreSQL', async () => ({
+  users: new PgUserRepository(database.db),
+  bots: new PgBotRepository(database.db),
+}));
+
+chatAdmissionContract('PostgreSQL', async () => ({
+  admission: new PgChatAdmission(database.db),
   users: new PgUserRepository(database.db),
   bots: new PgBotRepository(database.db),
 }));

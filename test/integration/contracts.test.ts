@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PgBotRepository } from '../../src/adapters/persistence/pg-bot-repository.ts';
 import { PgBotTokenRepository } from '../../src/adapters/persistence/pg-bot-token-repository.ts';
 import { PgConversationRepository } from '../../src/adapters/persistence/pg-conversation-repository.ts';
 import { PgEmbeddingCache } from '../../src/adapters/persistence/pg-embedding-cache.ts';
@@ -30,11 +31,11 @@ const insertUser = async (): Promise<string> => {
   return rows[0]!.id;
 };
 
-const insertBot = async (): Promise<string> => {
+const insertBot = async (userId?: string): Promise<string> => {
   const { rows } = await database.db.query<{ id: string }>(
     `INSERT INTO bots (user_id, name, personality, context_text, created_at, updated_at)
      VALUES ($1, 'Test bot', 'professional', 'Context', now(), now()) RETURNING id`,
-    [await insertUser()],
+    [userId ?? (await insertUser())],
   );
   return rows[0]!.id;
 };
@@ -54,13 +55,20 @@ botTokenRepositoryContract(async () => ({
   subject: new PgBotTokenRepository(database.db),
   botId: await insertBot(),
   otherBotId: await insertBot(),
+  bots: new PgBotRepository(database.db),
 }));
 
-conversationRepositoryContract(async () => ({
-  subject: new PgConversationRepository(database.db),
-  botId: await insertBot(),
-  otherBotId: await insertBot(),
-}));
+conversationRepositoryContract(async () => {
+  const ownerId = await insertUser();
+  return {
+    subject: new PgConversationRepository(database.db),
+    botId: await insertBot(ownerId),
+    otherBotId: await insertBot(),
+    ownerId,
+    bots: new PgBotRepository(database.db),
+    notifications: new PgNotificationRepository(database.db),
+  };
+});
 
 leadRepositoryContract(async () => {
   const botId = await insertBot();
@@ -102,10 +110,12 @@ describe('PostgreSQL repositories inside transactions', () => {
     expect(rows).toHaveLength(1);
   });
 
-  it('holds the conversation row until commit, so a second save sees the first one’s messages', async () => {
+  it('holds the conversation row until commit, so a second save sees the first one’s messages, in its tail too', async () => {
     const botId = await insertBot();
     const sessionId = randomUUID();
-    await new PgConversationRepository(database.db).startOrLock(botId, sessionId, NOW);
+    const seeded = await new PgConversationRepository(database.db).startOrLock(botId, sessionId, NOW);
+    const earlier = [{ role: 'user' as const, content: 'one' }, { role: 'assistant' as const, content: 'two' }];
+    await new PgConversationRepository(database.db).append(seeded.conversation, earlier, NOW);
 
     let firstCommitted = false;
     let firstLocked!: () => void;
@@ -119,13 +129,16 @@ describe('PostgreSQL repositories inside transactions', () => {
       firstCommitted = true;
     });
     await locked;
+    // This statement starts before the first transaction commits and waits for its lock:
+    // the tail must still include what the first one appended.
     const second = await database.db.transaction(async (tx) => {
-      const { conversation } = await new PgConversationRepository(tx).startOrLock(botId, sessionId, NOW);
-      return { conversation, sawFirstCommitted: firstCommitted };
+      const { conversation, tail } = await new PgConversationRepository(tx).startOrLock(botId, sessionId, NOW, 2);
+      return { conversation, tail, sawFirstCommitted: firstCommitted };
     });
     await first;
     expect(second.sawFirstCommitted).toBe(true);
-    expect(second.conversation.messageCount).toBe(1);
+    expect(second.conversation.messageCount).toBe(3);
+    expect(second.tail).toEqual([earlier[1], { role: 'user', content: 'first' }]);
   });
 
   it('gives concurrent identical lead captures one row and one created: true', async () => {

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/adapters/config.ts';
-import { HttpClient } from '../support/http-client.ts';
+import { fakeReply, startFakeLlmProvider } from '../support/fake-llm-provider.ts';
+import { HttpClient, signedInClient, validBot } from '../support/http-client.ts';
 import { spawnService, startServiceProcess } from '../support/service-process.ts';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
 
@@ -106,5 +107,39 @@ describe('npm start with DATABASE_URL', () => {
     a.child.kill('SIGTERM');
     b.child.kill('SIGTERM');
     expect(await Promise.all([a.exited, b.exited])).toEqual([0, 0]);
+  });
+});
+
+describe('graceful shutdown', () => {
+  let database: TestDatabase;
+  afterAll(async () => database?.drop());
+
+  it('on SIGTERM stops accepting connections but finishes the request in flight, then exits 0', async () => {
+    database = await createTestDatabase();
+    const provider = await startFakeLlmProvider({ defaultReply: fakeReply.delayed(1_500, fakeReply.success('Finished answer.')) });
+    try {
+      const service = await startServiceProcess({
+        DATABASE_URL: database.url,
+        OPENAI_BASE_URL: provider.baseUrls.openai,
+        DATA_DIR: path.join(tmpdir(), 'careerbot-unused'),
+      });
+      const { client } = await signedInClient(service.baseUrl);
+      const botId = (await client.post('/api/bots', validBot())).json.bot.id;
+      const inFlight = fetch(`${service.baseUrl}/api/chat/${botId}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'x-llm-api-key': 'sk-test' },
+        body: JSON.stringify({ message: 'Still there?' }),
+      });
+      await new Promise((resolve) => setTimeout(resolve, 400)); // the provider call is under way
+      service.child.kill('SIGTERM');
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await expect(fetch(`${service.baseUrl}/healthz`)).rejects.toThrow(); // no new connections
+      const response = await inFlight;
+      expect(response.status).toBe(200);
+      expect(await response.json()).toEqual({ reply: 'Finished answer.' });
+      expect(await service.exited).toBe(0);
+    } finally {
+      await provider.close();
+    }
   });
 });

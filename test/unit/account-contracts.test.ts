@@ -1,4 +1,12 @@
 import { accountRepositoriesContract } from '../contracts/account-repositories.contract.ts';
+import { chatAdmissionContract } from '../contracts/chat-admission.contract.ts';
+import { InMemoryChatAdmission } from '../fakes/in-memory-chat-admission.ts';
+import { InMemoryRateLimiter } from '../fakes/in-memory-rate-limiter.ts';
 import { inMemoryRepositories } from '../fakes/in-memory-repositories.ts';
 
 accountRepositoriesContract('in-memory', async () => inMemoryRepositories());
+
+chatAdmissionContract('in-memory', async () => {
+  const repos = inMemoryRepositories();
+  return { admission: new InMemoryChatAdmission(repos.bots, new InMemoryRateLimiter()), users: repos.users, bots: repos.bots };
+});

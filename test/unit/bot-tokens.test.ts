@@ -37,7 +37,7 @@ describe('owner bot tokens', () => {
       lastUsedAt: null,
       revokedAt: null,
     });
-    expect(await f.repos.tokens.findUsable(hashBotToken(token), f.clock.now())).toEqual({ tokenId: info.id, botId: f.bot.id });
+    expect(await f.repos.tokens.findUsable(hashBotToken(token), f.clock.now())).toEqual({ tokenId: info.id, bot: f.bot });
     expect(JSON.stringify(await f.repos.tokens.listForBot(f.bot.id))).not.toContain(token.slice(4, -4));
   });
 

@@ -6,6 +6,7 @@ import type { LlmProvider } from '../../src/domain/types.ts';
 import { fixedClock } from '../fakes/clock.ts';
 import { FakeLlmGateway } from '../fakes/fake-llm-gateway.ts';
 import { inMemoryRepositories } from '../fakes/in-memory-repositories.ts';
+import { InMemoryChatAdmission } from '../fakes/in-memory-chat-admission.ts';
 import { InMemoryRateLimiter } from '../fakes/in-memory-rate-limiter.ts';
 
 const KEY = 'sk-test-key-canary-0123456789abcdefghijkl';
@@ -38,7 +39,8 @@ const setup = async (options: { provider?: LlmProvider; model?: string; perMinut
     clock.now(),
   );
   if (options.perMinute) await repos.bots.updateSettings(bot.id, { rateLimits: { perMinute: options.perMinute } }, clock.now());
-  const send = makeSendChatMessage({ bots: repos.bots, limiter, gateways, clock });
+  const admission = new InMemoryChatAdmission(repos.bots, limiter);
+  const send = makeSendChatMessage({ admission, gateways, clock });
   const ask = (message: string, extra: { azureEndpoint?: string } = {}) => send({ botId: bot.id, message, apiKey: KEY, ...extra });
   const gateway = gateways[provider];
   /** How many more requests the limiter would admit right now (consumes them). */
@@ -47,13 +49,13 @@ const setup = async (options: { provider?: LlmProvider; model?: string; perMinut
     while ((await limiter.consume(chatBucket(bot.id), { perMinute: 10, perDay: 50 }, clock.now())).allowed) admitted++;
     return admitted;
   };
-  return { repos, clock, limiter, gateways, gateway, bot, ask, remainingBudget };
+  return { repos, clock, limiter, admission, gateways, gateway, bot, ask, remainingBudget };
 };
 
 describe('SendChatMessage: the first failing step decides', () => {
   it('6: an unknown bot is bot_not_found, before any rate-limit budget is spent', async () => {
     const s = await setup();
-    const send = makeSendChatMessage({ bots: s.repos.bots, limiter: s.limiter, gateways: s.gateways, clock: s.clock });
+    const send = makeSendChatMessage({ admission: s.admission, gateways: s.gateways, clock: s.clock });
     expect(await send({ botId: 'c0ffee00-0000-4000-8000-000000000000', message: INJECTION, apiKey: KEY })).toEqual({
       ok: false,
       error: { type: 'bot_not_found' },

@@ -1,10 +1,8 @@
-import { randomUUID } from 'node:crypto';
-import type { IncomingMessage, ServerResponse } from 'node:http';
-import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
+import express, { type ErrorRequestHandler, type Express } from 'express';
 import session from 'express-session';
 import type { Logger } from 'pino';
-import { pinoHttp } from 'pino-http';
 import { ServiceUnavailableError } from '../../domain/errors.ts';
+import { errorSummary } from '../logger.ts';
 import { authRoutes, type AuthRouteDeps } from './auth-routes.ts';
 import { botRoutes, type BotRouteDeps } from './bot-routes.ts';
 import { chatRoutes } from './chat-routes.ts';
@@ -13,6 +11,7 @@ import { buildOpenApiDocument, DOCS_OPERATIONS, OPERATIONS } from './openapi.ts'
 import { requireUser } from './owner-auth.ts';
 import { accountRoutes, botListRoutes, notificationRoutes, type OwnerRouteDeps } from './owner-routes.ts';
 import { publicCors } from './public-cors.ts';
+import { requestLog } from './request-log.ts';
 import { avatarRoutes, runtimeRoutes, type RuntimeRouteDeps } from './runtime-routes.ts';
 import { CsrfTokens, requireSameOrigin } from './security.ts';
 import { tokenRoutes, type TokenRouteDeps } from './token-routes.ts';
@@ -39,29 +38,13 @@ export type UseCases = Omit<AuthRouteDeps, 'csrf' | 'secureCookies' | 'sessionCo
   OwnerRouteDeps;
 
 const SESSION_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 
-/** One JSON line per request with its id; no headers, bodies or query secrets are logged. */
-const requestLogger = (logger: Logger): RequestHandler =>
-  pinoHttp<IncomingMessage, ServerResponse>({
-    logger,
-    genReqId: (req, res) => {
-      const given = req.headers['x-request-id'];
-      const id = typeof given === 'string' && REQUEST_ID.test(given) ? given : randomUUID();
-      res.setHeader('x-request-id', id);
-      return id;
-    },
-    customLogLevel: (_req, res, error) => (error || res.statusCode >= 500 ? 'error' : 'info'),
-    serializers: {
-      req: (req: { id: string; method: string; url: string; remoteAddress?: string }) => ({
-        id: req.id,
-        method: req.method,
-        url: req.url,
-        remoteAddress: req.remoteAddress,
-      }),
-      res: (res: { statusCode: number }) => ({ statusCode: res.statusCode }),
-    },
-  });
+/** A path parameter that does not even decode (`%ZZ`) names nothing: each surface's own 404. */
+const undecodablePathBody = (path: string) => {
+  if (path.startsWith('/api/chat/')) return { error: 'bot_not_found' };
+  if (/^\/api\/(bots|notifications|account)\//.test(path)) return { error: 'Not found' };
+  return { error: 'not_found' };
+};
 
 const isClientError = (error: unknown): error is { status: number } => {
   const status = (error as { status?: unknown })?.status;
@@ -70,20 +53,24 @@ const isClientError = (error: unknown): error is { status: number } => {
 
 const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
   if (res.headersSent) {
-    req.log?.error({ err: error }, 'error after the response started');
+    req.log?.error({ error: errorSummary(error), stack: (error as Error)?.stack }, 'error after the response started');
     res.destroy();
     return;
   }
   if (error instanceof ServiceUnavailableError) {
-    req.log?.warn({ err: error.cause ?? error }, 'database unavailable');
+    req.log?.warn({ error: errorSummary(error.cause ?? error) }, 'database unavailable');
     res.status(503).set('Retry-After', '5').json({ error: 'service_unavailable' });
+    return;
+  }
+  if (error instanceof URIError) {
+    res.status(404).json(undecodablePathBody(req.path));
     return;
   }
   if (isClientError(error)) {
     res.status(error.status).json({ error: 'bad_request' });
     return;
   }
-  req.log?.error({ err: error }, 'unexpected failure');
+  req.log?.error({ error: errorSummary(error), stack: (error as Error)?.stack }, 'unexpected failure');
   res.status(500).json({ error: 'internal_error' });
 };
 
@@ -93,7 +80,7 @@ export const buildApp = (useCases: UseCases, options: AppOptions): Express => {
   // No automatic ETag hashing of every body: the config view sets its own validator.
   app.set('etag', false);
   app.set('trust proxy', options.trustProxy);
-  app.use(requestLogger(options.logger));
+  app.use(requestLog(options.logger));
 
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });

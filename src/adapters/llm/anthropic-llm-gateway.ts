@@ -15,6 +15,7 @@ import {
   retryAfterSecondsFromHeaders,
   type ProviderFailure,
 } from './call-policy.ts';
+import { httpFetch } from './http-fetch.ts';
 
 export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
 
@@ -45,6 +46,7 @@ export class AnthropicLlmGateway implements LlmGateway {
       this.timeoutMs,
       async (signal) => {
         const client = new Anthropic({
+          fetch: httpFetch,
           apiKey: request.apiKey,
           baseURL: this.baseURL,
           maxRetries: 0,

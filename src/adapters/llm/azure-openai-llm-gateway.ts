@@ -2,6 +2,7 @@ import { AzureOpenAI } from 'openai';
 import type { LlmGateway, LlmRequest, LlmResponse } from '../../application/ports.ts';
 import { completeWithPolicy } from './call-policy.ts';
 import { chatCompletionBody, chatCompletionText, classifyOpenAiError } from './openai-llm-gateway.ts';
+import { httpFetch } from './http-fetch.ts';
 
 export const AZURE_DEFAULT_API_VERSION = '2024-10-21';
 
@@ -71,6 +72,7 @@ export class AzureOpenAiLlmGateway implements LlmGateway {
       this.timeoutMs,
       async (signal) => {
         const client = new AzureOpenAI({
+          fetch: httpFetch,
           endpoint: origin,
           baseURL: null,
           apiKey: request.apiKey,

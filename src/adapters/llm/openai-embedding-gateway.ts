@@ -3,6 +3,7 @@ import { z } from 'zod';
 import type { EmbeddingGateway, EmbeddingResponse } from '../../application/ports.ts';
 import { callWithPolicy, MalformedAnswerError, toEmbeddingFailure } from './call-policy.ts';
 import { classifyOpenAiError, OPENAI_DEFAULT_BASE_URL } from './openai-llm-gateway.ts';
+import { httpFetch } from './http-fetch.ts';
 
 export const DEFAULT_EMBEDDING_MODEL = 'text-embedding-3-small';
 
@@ -34,6 +35,7 @@ export class OpenAiEmbeddingGateway implements EmbeddingGateway {
         this.timeoutMs,
         async (signal) => {
           const client = new OpenAI({
+            fetch: httpFetch,
             apiKey,
             baseURL: this.baseURL,
             organization: null,

@@ -10,6 +10,7 @@ import {
   retryAfterSecondsFromHeaders,
   type ProviderFailure,
 } from './call-policy.ts';
+import { httpFetch } from './http-fetch.ts';
 
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 
@@ -38,6 +39,7 @@ export class OpenAiLlmGateway implements LlmGateway {
       this.timeoutMs,
       async (signal) => {
         const client = new OpenAI({
+          fetch: httpFetch,
           apiKey: request.apiKey,
           baseURL: this.baseURL,
           organization: null,

@@ -6,10 +6,29 @@ import { ServiceUnavailableError } from '../../domain/errors.ts';
 
 export const SQL_DIR = fileURLToPath(new URL('../../../sql/', import.meta.url));
 
+/**
+ * A statement each connection parses and plans once, then only binds and runs: for the hot
+ * paths, where parsing and planning cost PostgreSQL more than running the statement. Only for
+ * constant SQL whose plan does not depend on the parameters' values, since PostgreSQL may
+ * settle on one generic plan for all of them.
+ */
+export interface PreparedStatement {
+  name: string;
+  text: string;
+}
+
+export const prepared = (name: string, text: string): PreparedStatement => ({ name, text });
+
 /** What repositories run their SQL on: the pool, or one transaction's client. */
 export interface Queryable {
-  query<R extends pg.QueryResultRow = pg.QueryResultRow>(text: string, params?: unknown[]): Promise<pg.QueryResult<R>>;
+  query<R extends pg.QueryResultRow = pg.QueryResultRow>(
+    statement: string | PreparedStatement,
+    params?: unknown[],
+  ): Promise<pg.QueryResult<R>>;
 }
+
+const queryConfig = (statement: string | PreparedStatement, params?: unknown[]): pg.QueryConfig =>
+  typeof statement === 'string' ? { text: statement, values: params } : { ...statement, values: params };
 
 const CONNECTION_ERROR_CODES = new Set([
   'ECONNREFUSED',
@@ -60,9 +79,12 @@ export class Db implements Queryable {
     this.pool.on('error', (error) => options.onError?.(error));
   }
 
-  async query<R extends pg.QueryResultRow = pg.QueryResultRow>(text: string, params?: unknown[]): Promise<pg.QueryResult<R>> {
+  async query<R extends pg.QueryResultRow = pg.QueryResultRow>(
+    statement: string | PreparedStatement,
+    params?: unknown[],
+  ): Promise<pg.QueryResult<R>> {
     try {
-      return await this.pool.query<R>(text, params);
+      return await this.pool.query<R>(queryConfig(statement, params));
     } catch (error) {
       throw translate(error);
     }
@@ -81,9 +103,9 @@ export class Db implements Queryable {
     const onClientError = (error: Error) => (lostConnection = error);
     client.on('error', onClientError);
     const tx: Queryable = {
-      query: async (text, params) => {
+      query: async (statement, params) => {
         try {
-          return await client.query(text, params);
+          return await client.query(queryConfig(statement, params));
         } catch (error) {
           throw translate(error);
         }

@@ -3,7 +3,7 @@ import { isUuid } from '../../domain/pagination.ts';
 import type { Bot, BotStats, DeploymentMode, LlmProvider, Personality } from '../../domain/types.ts';
 import type { Queryable } from './db.ts';
 
-interface BotRow {
+export interface BotRow {
   id: string;
   user_id: string;
   name: string;
@@ -21,11 +21,11 @@ interface BotRow {
   updated_at: Date;
 }
 
-const BOT_COLUMNS = `b.id, b.user_id, b.name, b.headline, b.personality, b.context_text, b.suggested_questions,
+export const BOT_COLUMNS = `b.id, b.user_id, b.name, b.headline, b.personality, b.context_text, b.suggested_questions,
   b.loading_messages, b.is_active, b.theme_color, b.deployment_mode, b.rate_limit_per_minute,
   b.rate_limit_per_day, b.created_at, b.updated_at`;
 
-const rowToBot = (row: BotRow): Bot => ({
+export const rowToBot = (row: BotRow): Bot => ({
   id: row.id,
   userId: row.user_id,
   name: row.name,
@@ -61,7 +61,8 @@ const UPSERT_BOT = `
 
 const FIND_BY_USER = `SELECT ${BOT_COLUMNS} FROM bots b WHERE b.user_id = $1`;
 const FIND_BY_ID = `SELECT ${BOT_COLUMNS} FROM bots b WHERE b.id = $1`;
-const FIND_CHAT_TARGET = `
+/** The active bot $1 with an owner who chose a provider and model. */
+export const FIND_CHAT_TARGET = `
   SELECT ${BOT_COLUMNS}, u.llm_provider, u.llm_model
   FROM bots b JOIN users u ON u.id = b.user_id
   WHERE b.id = $1 AND b.is_active AND u.llm_provider IS NOT NULL AND u.llm_model IS NOT NULL`;

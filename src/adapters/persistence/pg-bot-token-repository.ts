@@ -1,7 +1,8 @@
 import type { BotTokenRepository, NewBotToken } from '../../application/ports.ts';
 import { isUuid } from '../../domain/pagination.ts';
-import type { BotTokenInfo } from '../../domain/types.ts';
-import type { Queryable } from './db.ts';
+import type { Bot, BotTokenInfo } from '../../domain/types.ts';
+import { prepared, type Queryable } from './db.ts';
+import { BOT_COLUMNS, rowToBot, type BotRow } from './pg-bot-repository.ts';
 
 interface BotTokenRow {
   id: string;
@@ -34,9 +35,13 @@ const INSERT_TOKEN = `
 const LIST_FOR_BOT = `SELECT ${TOKEN_COLUMNS} FROM bot_tokens WHERE bot_id = $1 ORDER BY created_at DESC, id DESC`;
 // COALESCE keeps the first revocation time when revoked twice.
 const REVOKE = 'UPDATE bot_tokens SET revoked_at = COALESCE(revoked_at, $3) WHERE bot_id = $1 AND id = $2';
-const FIND_USABLE = `
-  SELECT id, bot_id FROM bot_tokens
-  WHERE token_hash = $1 AND revoked_at IS NULL AND (expires_at IS NULL OR expires_at > $2)`;
+// Every v1 request: the bot comes with the token, in one round trip, prepared once per connection.
+const FIND_USABLE = prepared(
+  'bot-token-find-usable',
+  `SELECT t.id AS token_id, ${BOT_COLUMNS}
+   FROM bot_tokens t JOIN bots b ON b.id = t.bot_id
+   WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND (t.expires_at IS NULL OR t.expires_at > $2)`,
+);
 const TOUCH = `
   UPDATE bot_tokens SET last_used_at = $2
   WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < $2::timestamptz - interval '1 minute')`;
@@ -66,9 +71,9 @@ export class PgBotTokenRepository implements BotTokenRepository {
     return (await this.q.query(REVOKE, [botId, tokenId, now])).rowCount! > 0;
   }
 
-  async findUsable(tokenHash: string, now: Date): Promise<{ tokenId: string; botId: string } | null> {
-    const { rows } = await this.q.query<{ id: string; bot_id: string }>(FIND_USABLE, [tokenHash, now]);
-    return rows[0] ? { tokenId: rows[0].id, botId: rows[0].bot_id } : null;
+  async findUsable(tokenHash: string, now: Date): Promise<{ tokenId: string; bot: Bot } | null> {
+    const { rows } = await this.q.query<BotRow & { token_id: string }>(FIND_USABLE, [tokenHash, now]);
+    return rows[0] ? { tokenId: rows[0].token_id, bot: rowToBot(rows[0]) } : null;
   }
 
   async touch(tokenId: string, now: Date): Promise<void> {

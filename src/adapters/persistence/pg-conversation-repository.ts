@@ -1,7 +1,7 @@
-import type { ConversationRepository, ConversationSummary, PageRequest } from '../../application/ports.ts';
+import type { ConversationRepository, ConversationSummary, LockedConversation, PageRequest } from '../../application/ports.ts';
 import { isUuid } from '../../domain/pagination.ts';
 import type { ChatMessage, ChatRole, Conversation, Page, StoredMessage } from '../../domain/types.ts';
-import type { Queryable } from './db.ts';
+import { prepared, type Queryable } from './db.ts';
 import { afterCursor, cursorParams, toPage } from './keyset.ts';
 
 const PREVIEW_LENGTH = 120;
@@ -13,6 +13,14 @@ interface ConversationRow {
   message_count: number;
   started_at: Date;
   last_message_at: Date;
+}
+
+interface LockedRow extends ConversationRow {
+  created: boolean;
+  /** The tail, one message a row; null in the one row of a conversation without one. */
+  position: number | null;
+  role: ChatRole | null;
+  content: string | null;
 }
 
 interface MessageRow {
@@ -38,30 +46,62 @@ const rowToStoredMessage = (row: MessageRow): StoredMessage => ({
   createdAt: row.created_at,
 });
 
-const INSERT_CONVERSATION = `
-  INSERT INTO conversations (bot_id, session_id, started_at, last_message_at) VALUES ($1, $2, $3, $3)
-  ON CONFLICT (bot_id, session_id) DO NOTHING
-  RETURNING ${CONVERSATION_COLUMNS}`;
-const LOCK_CONVERSATION = `
-  SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE bot_id = $1 AND session_id = $2 FOR UPDATE`;
+// Every save runs the next two statements, prepared once per connection.
+//
+// ON CONFLICT DO UPDATE (a no-op update) locks and returns the row even when another
+// transaction inserted it after this statement began, so one statement both starts and
+// locks. The tail comes with it; see startOrLock for when it has to be read again.
+// $1 bot, $2 session, $3 now, $4 how many of the last messages.
+const START_OR_LOCK = prepared(
+  'conversation-start-or-lock',
+  `WITH locked AS (
+    INSERT INTO conversations AS c (bot_id, session_id, started_at, last_message_at) VALUES ($1, $2, $3, $3)
+    ON CONFLICT (bot_id, session_id) DO UPDATE SET message_count = c.message_count
+    RETURNING ${CONVERSATION_COLUMNS}, (c.xmax = 0) AS created
+  )
+  SELECT locked.*, m.position, m.role, m.content
+  FROM locked LEFT JOIN LATERAL (
+    SELECT position, role, content FROM conversation_messages
+    WHERE conversation_id = locked.id ORDER BY position DESC LIMIT LEAST(locked.message_count, $4::int)
+  ) AS m ON true
+  ORDER BY m.position`,
+);
 const TAIL = `
   SELECT role, content FROM (
     SELECT position, role, content FROM conversation_messages
     WHERE conversation_id = $1 ORDER BY position DESC LIMIT $2
   ) AS last_messages
   ORDER BY position`;
-// Positions continue from the stored count, which the UPDATE reads under its row lock.
-const APPEND = `
-  WITH updated AS (
-    UPDATE conversations SET message_count = message_count + cardinality($2::text[]), last_message_at = $4
+// One statement for the whole save: the messages (positions continue from the stored count,
+// which the UPDATE reads under its row lock), the bot's totals and, for the save that started
+// the conversation, the owner's notification. Nothing happens when the conversation is gone.
+// $1 conversation, $2 roles, $3 contents, $4 now, $5 started.
+const APPEND = prepared(
+  'conversation-append',
+  `WITH updated AS (
+    UPDATE conversations SET
+      message_count = message_count + cardinality($2::text[]),
+      last_message_at = CASE WHEN cardinality($2::text[]) > 0 THEN $4 ELSE last_message_at END
     WHERE id = $1
     RETURNING ${CONVERSATION_COLUMNS}
   ), inserted AS (
     INSERT INTO conversation_messages (conversation_id, position, role, content, created_at)
     SELECT updated.id, updated.message_count - cardinality($2::text[]) + m.ordinality - 1, m.role, m.content, $4
     FROM updated, unnest($2::text[], $3::text[]) WITH ORDINALITY AS m(role, content, ordinality)
+  ), counted AS (
+    UPDATE bots AS b SET
+      total_conversations = b.total_conversations + $5::boolean::int,
+      total_messages = b.total_messages + cardinality($2::text[])
+    FROM updated WHERE b.id = updated.bot_id
+    RETURNING b.user_id, updated.bot_id, updated.id AS conversation_id, updated.session_id
+  ), notified AS (
+    INSERT INTO notifications (user_id, kind, payload, created_at)
+    SELECT user_id, 'conversation_started',
+      jsonb_build_object('botId', bot_id, 'conversationId', conversation_id, 'sessionId', session_id), $4
+    FROM counted WHERE $5::boolean
   )
-  SELECT ${CONVERSATION_COLUMNS} FROM updated`;
+  SELECT ${CONVERSATION_COLUMNS} FROM updated`,
+);
 const BELONGS_TO_BOT = 'SELECT 1 FROM conversations WHERE id = $1 AND bot_id = $2';
 const LIST = `
   SELECT ${CONVERSATION_COLUMNS},
@@ -79,31 +119,30 @@ const MESSAGES = 'SELECT role, content, created_at FROM conversation_messages WH
 export class PgConversationRepository implements ConversationRepository {
   constructor(private readonly q: Queryable) {}
 
-  async startOrLock(botId: string, sessionId: string, now: Date): Promise<{ conversation: Conversation; created: boolean }> {
-    // The row is either ours (inserted, so locked) or already there: then lock it. A row
-    // deleted between the two statements leaves neither, so start over.
-    for (let attempt = 0; attempt < 3; attempt += 1) {
-      const inserted = await this.q.query<ConversationRow>(INSERT_CONVERSATION, [botId, sessionId, now]);
-      if (inserted.rows[0]) return { conversation: rowToConversation(inserted.rows[0]), created: true };
-      const locked = await this.q.query<ConversationRow>(LOCK_CONVERSATION, [botId, sessionId]);
-      if (locked.rows[0]) return { conversation: rowToConversation(locked.rows[0]), created: false };
-    }
-    throw new Error(`conversation ${sessionId} of bot ${botId} could be neither inserted nor found`);
+  async startOrLock(botId: string, sessionId: string, now: Date, tailLength = 0): Promise<LockedConversation> {
+    const { rows } = await this.q.query<LockedRow>(START_OR_LOCK, [botId, sessionId, now, tailLength]);
+    const conversation = rowToConversation(rows[0]!);
+    const tail = rows.filter((row) => row.position !== null);
+    // The statement's snapshot predates the lock: when it waited for a transaction that then
+    // appended and committed, the row is current but those messages are not in the tail.
+    // Positions run 0 … messageCount - 1, so a stale tail shows; read it again, now locked.
+    const wanted = Math.min(conversation.messageCount, tailLength);
+    const current = tail.length === wanted && (wanted === 0 || tail.at(-1)!.position === conversation.messageCount - 1);
+    return {
+      conversation,
+      created: rows[0]!.created,
+      tail: current ? tail.map((row) => ({ role: row.role!, content: row.content! })) : await this.tail(conversation.id, wanted),
+    };
   }
 
-  async tail(conversationId: string, count: number): Promise<ChatMessage[]> {
-    if (count <= 0) return [];
-    const { rows } = await this.q.query<{ role: ChatRole; content: string }>(TAIL, [conversationId, count]);
-    return rows.map((row) => ({ role: row.role, content: row.content }));
-  }
-
-  async append(conversation: Conversation, messages: ChatMessage[], now: Date): Promise<Conversation> {
-    if (messages.length === 0) return conversation;
+  async append(conversation: Conversation, messages: ChatMessage[], now: Date, options = { started: false }): Promise<Conversation> {
+    if (messages.length === 0 && !options.started) return conversation;
     const { rows } = await this.q.query<ConversationRow>(APPEND, [
       conversation.id,
       messages.map((message) => message.role),
       messages.map((message) => message.content),
       now,
+      options.started,
     ]);
     if (!rows[0]) throw new Error(`conversation ${conversation.id} does not exist`);
     return rowToConversation(rows[0]);
@@ -130,5 +169,11 @@ export class PgConversationRepository implements ConversationRepository {
     if (!found.rows[0]) return null;
     const { rows } = await this.q.query<MessageRow>(MESSAGES, [conversationId]);
     return { conversation: rowToConversation(found.rows[0]), messages: rows.map(rowToStoredMessage) };
+  }
+
+  private async tail(conversationId: string, count: number): Promise<ChatMessage[]> {
+    if (count <= 0) return [];
+    const { rows } = await this.q.query<{ role: ChatRole; content: string }>(TAIL, [conversationId, count]);
+    return rows.map((row) => ({ role: row.role, content: row.content }));
   }
 }

@@ -4,6 +4,12 @@ import type { Queryable } from './db.ts';
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
 
+/** The two windows `now` falls in. */
+export const windowsAt = (now: Date) => ({
+  shortStart: new Date(Math.floor(now.getTime() / MINUTE_MS) * MINUTE_MS),
+  longStart: new Date(Math.floor(now.getTime() / DAY_MS) * DAY_MS),
+});
+
 interface BucketRow {
   short_start: Date;
   short_count: number;
@@ -15,20 +21,23 @@ interface BucketRow {
  * Admits and counts in both tiers, or changes nothing, in one statement: the row lock taken
  * by ON CONFLICT serialises concurrent callers, each seeing the count the previous one left.
  * Only a later window start renews a window, so an instance whose clock lags counts in the
- * current window instead of resetting it. A limit below 1 admits nothing, not even a first request.
- * $1 bucket, $2 minute window start, $3 day window start, $4 per-minute limit, $5 per-day limit.
+ * current window instead of resetting it. `source` is the SELECT of the new row (bucket,
+ * minute window start, 1, day window start, 1); the limits are SQL expressions.
  */
-const CONSUME = `
+export const admissionUpsert = (source: string, perMinute: string, perDay: string) => `
   INSERT INTO rate_limit_buckets AS b (bucket, short_start, short_count, long_start, long_count)
-  SELECT $1, $2, 1, $3, 1 WHERE $4::int >= 1 AND $5::int >= 1
+  ${source}
   ON CONFLICT (bucket) DO UPDATE SET
     short_start = GREATEST(b.short_start, EXCLUDED.short_start),
     short_count = CASE WHEN EXCLUDED.short_start > b.short_start THEN 1 ELSE b.short_count + 1 END,
     long_start  = GREATEST(b.long_start, EXCLUDED.long_start),
     long_count  = CASE WHEN EXCLUDED.long_start > b.long_start THEN 1 ELSE b.long_count + 1 END
-  WHERE (EXCLUDED.short_start > b.short_start OR b.short_count < $4::int)
-    AND (EXCLUDED.long_start > b.long_start OR b.long_count < $5::int)
+  WHERE (EXCLUDED.short_start > b.short_start OR b.short_count < ${perMinute})
+    AND (EXCLUDED.long_start > b.long_start OR b.long_count < ${perDay})
   RETURNING bucket`;
+
+/** $1 bucket, $2 minute window start, $3 day window start, $4 per-minute limit, $5 per-day limit. A limit below 1 admits nothing. */
+const CONSUME = admissionUpsert('SELECT $1, $2, 1, $3, 1 WHERE $4::int >= 1 AND $5::int >= 1', '$4::int', '$5::int');
 
 const FIND_BUCKET = 'SELECT short_start, short_count, long_start, long_count FROM rate_limit_buckets WHERE bucket = $1';
 
@@ -52,9 +61,10 @@ export class PgRateLimiter implements RateLimiter {
   constructor(private readonly q: Queryable) {}
 
   async consume(bucket: string, limits: RateLimits, now: Date): Promise<RateLimitDecision> {
-    const shortStart = Math.floor(now.getTime() / MINUTE_MS) * MINUTE_MS;
-    const longStart = Math.floor(now.getTime() / DAY_MS) * DAY_MS;
-    const params = [bucket, new Date(shortStart), new Date(longStart), limits.perMinute, limits.perDay];
+    const windows = windowsAt(now);
+    const shortStart = windows.shortStart.getTime();
+    const longStart = windows.longStart.getTime();
+    const params = [bucket, windows.shortStart, windows.longStart, limits.perMinute, limits.perDay];
     // Refused: the row tells which tier is full. Should a caller with a later clock roll a
     // window over between the two statements, neither is full any more: try again.
     for (let attempt = 0; attempt < 3; attempt += 1) {
