@@ -4,6 +4,8 @@ import { PgChatAdmission } from '../../src/adapters/persistence/pg-chat-admissio
 import { PgUserRepository } from '../../src/adapters/persistence/pg-user-repository.ts';
 import { accountRepositoriesContract } from '../contracts/account-repositories.contract.ts';
 import { chatAdmissionContract } from '../contracts/chat-admission.contract.ts';
+import { signInThrottleContract } from '../contracts/sign-in-throttle.contract.ts';
+import { PgSignInThrottle } from '../../src/adapters/persistence/pg-sign-in-throttle.ts';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
 
 let database: TestDatabase;
@@ -22,3 +24,5 @@ chatAdmissionContract('PostgreSQL', async () => ({
   users: new PgUserRepository(database.db),
   bots: new PgBotRepository(database.db),
 }));
+
+signInThrottleContract('PostgreSQL', async () => new PgSignInThrottle(database.db));

@@ -102,3 +102,28 @@ describe('when the database becomes unreachable while running', () => {
     expect(back.json.bot.name).toBe('Ada Lovelace');
   });
 });
+
+describe('an unexpected failure', () => {
+  let app: TestApp;
+  beforeAll(async () => {
+    const failing = async (): Promise<never> => {
+      throw new Error('boom: internal detail /srv/app/secret.ts:42');
+    };
+    app = await startTestApp({ hasher: { hash: failing, verify: failing, verifyDummy: failing } });
+  });
+  afterAll(async () => app?.close());
+
+  it('answers 500 internal_error with no message or stack, and logs the failure', async () => {
+    const response = await new HttpClient(app.baseUrl).post('/api/auth/register', {
+      username: 'failing',
+      email: 'failing@example.com',
+      password: 'long enough pw',
+    });
+    expect(response.status).toBe(500);
+    expect(response.json).toEqual({ error: 'internal_error' });
+    expect(response.text).not.toContain('boom');
+    const logged = app.logs.lines.map((line) => JSON.parse(line)).find((line) => line.msg === 'unexpected failure');
+    expect(logged.error.message).toContain('boom');
+    expect((await new HttpClient(app.baseUrl).get('/healthz')).status).toBe(200);
+  });
+});

@@ -1,7 +1,7 @@
 import type { ChatAdmission, RateLimits } from '../../application/ports.ts';
 import { isUuid } from '../../domain/pagination.ts';
 import type { LlmProvider } from '../../domain/types.ts';
-import type { Queryable } from './db.ts';
+import { prepared, type Queryable } from './db.ts';
 import { FIND_CHAT_TARGET, rowToBot, type BotRow } from './pg-bot-repository.ts';
 import { admissionUpsert, PgRateLimiter, windowsAt } from './pg-rate-limiter.ts';
 
@@ -11,7 +11,9 @@ import { admissionUpsert, PgRateLimiter, windowsAt } from './pg-rate-limiter.ts'
  * overrides over the defaults, read from the same row.
  * $1 bot id, $2 bucket, $3 minute window start, $4 day window start, $5/$6 default limits.
  */
-const ADMIT = `
+const ADMIT = prepared(
+  'chat-admission',
+  `
   WITH target AS (${FIND_CHAT_TARGET}),
   limits AS (
     SELECT COALESCE(rate_limit_per_minute, $5::int) AS per_minute, COALESCE(rate_limit_per_day, $6::int) AS per_day
@@ -22,7 +24,8 @@ const ADMIT = `
     '(SELECT per_minute FROM limits)',
     '(SELECT per_day FROM limits)',
   )})
-  SELECT target.*, EXISTS (SELECT 1 FROM admitted) AS admitted FROM target`;
+  SELECT target.*, EXISTS (SELECT 1 FROM admitted) AS admitted FROM target`,
+);
 
 export class PgChatAdmission implements ChatAdmission {
   constructor(private readonly q: Queryable) {}
