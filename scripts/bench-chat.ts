@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type autocannon from 'autocannon';
 import { signedInClient, validBot } from '../test/support/http-client.ts';
-import { benchDatabase, cleanUp, freePort, measure, printTable, spawnTs, verdict, waitForHttp } from './support/bench-kit.ts';
+import { benchDatabase, cleanUp, freePorts, measure, printTable, spawnTs, verdict, waitForHttp } from './support/bench-kit.ts';
 
 // npm run bench:chat — the real service (own process, real OpenAI SDK adapter) against an
 // instant fake provider (own process), and a bare Express JSON echo, in one run.
@@ -20,8 +20,7 @@ try {
   const providerUrls = await new Promise<{ openai: string }>((resolve) =>
     spawnTs('scripts/support/fake-provider-process.ts', {}, (line) => resolve(JSON.parse(line))),
   );
-  const servicePort = await freePort();
-  const echoPort = await freePort();
+  const [servicePort, echoPort] = await freePorts(2);
   const service = `http://127.0.0.1:${servicePort}`;
   const echo = `http://127.0.0.1:${echoPort}`;
   spawnTs('src/main.ts', {

@@ -130,7 +130,7 @@ export const createService = async (deps: ServiceDeps) => {
       mintBotToken: makeMintBotToken({ bots: repos.bots, tokens: repos.tokens, clock }),
       listBotTokens: makeListBotTokens({ bots: repos.bots, tokens: repos.tokens }),
       revokeBotToken: makeRevokeBotToken({ bots: repos.bots, tokens: repos.tokens, clock }),
-      authenticateBotToken: makeAuthenticateBotToken({ tokens: repos.tokens, bots: repos.bots, clock }),
+      authenticateBotToken: makeAuthenticateBotToken({ tokens: repos.tokens, clock }),
       getBotConfig: makeGetBotConfig(),
       getBotAvatar: makeGetBotAvatar({ bots: repos.bots }),
       retrieveKnowledge: makeRetrieveKnowledge({ limiter, gateway: embeddingGateway, cache: repos.embeddings, clock }),

@@ -11,15 +11,6 @@ import { startEmbeddedPostgres } from '../../src/adapters/persistence/embedded-p
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
-export const freePort = (): Promise<number> =>
-  new Promise((resolve) => {
-    const server = net.createServer();
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-
 /** `count` different free ports: each is held until all are found, so no two are the same. */
 export const freePorts = async (count: number): Promise<number[]> => {
   const servers = await Promise.all(

@@ -16,11 +16,8 @@ const MAX_REMEMBERED_TOUCHES = 10_000;
  * The last use is written at most once a minute (the repository guarantees it across
  * instances); this process also remembers when it last wrote it, and skips the round trip
  * within the minute.
- *
- * `bots` is no longer read (the token's look-up brings its bot); it is accepted only until
- * main.ts stops passing it.
  */
-export const makeAuthenticateBotToken = (d: { tokens: BotTokenRepository; clock: Clock; bots?: unknown }) => {
+export const makeAuthenticateBotToken = (d: { tokens: BotTokenRepository; clock: Clock }) => {
   const touchedAt = new Map<string, number>();
   const touchAtMostOnceAMinute = async (tokenId: string, now: Date) => {
     const last = touchedAt.get(tokenId);

@@ -63,6 +63,7 @@ describe('GET /api/v1/bot/config', () => {
     const { widget, botId } = await ownerWithToken(app.baseUrl, { headline: undefined });
     const response = await widget.get('/config');
     expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
     expect(response.json).toEqual({
       id: botId,
       name: 'Ada Lovelace',

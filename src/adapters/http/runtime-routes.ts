@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { Router } from 'express';
 import type { makeAuthenticateBotToken } from '../../application/authenticate-bot-token.ts';
 import type { makeCaptureLead } from '../../application/capture-lead.ts';
-import type { BotConfigView, makeGetBotAvatar, makeGetBotConfig } from '../../application/get-bot-config.ts';
+import type { makeGetBotAvatar, makeGetBotConfig } from '../../application/get-bot-config.ts';
 import type { makeRetrieveKnowledge } from '../../application/retrieve-knowledge.ts';
 import type { makeSaveConversation } from '../../application/save-conversation.ts';
 import type { Lead } from '../../domain/types.ts';
@@ -25,8 +25,8 @@ export const RUNTIME_BODY_LIMIT = 512 * 1024;
 /** v1 checks 2-4, after the token: body size (413), JSON (400 invalid_json), validation (400 validation_failed). */
 const V1_BODY = { limit: RUNTIME_BODY_LIMIT, style: 'code' } as const;
 
-/** Strong validator of the config view: any change of any field changes it. */
-const etagOf = (view: BotConfigView) => `"${createHash('sha256').update(JSON.stringify(view)).digest('base64url').slice(0, 27)}"`;
+/** Strong validator of the config view's JSON: any change of any field changes it. */
+const etagOf = (json: string) => `"${createHash('sha256').update(json).digest('base64url').slice(0, 27)}"`;
 
 /** If-None-Match holds this ETag (weak comparison, as RFC 9110 asks for GET), or `*`. */
 const matchesEtag = (header: string | undefined, etag: string) =>
@@ -47,14 +47,15 @@ export const runtimeRoutes = (d: RuntimeRouteDeps): Router => {
   const requireToken = requireBotToken(d.authenticateBotToken);
 
   router.get('/config', requireToken, async (req, res) => {
-    const view = await d.getBotConfig(currentBot(res));
-    const etag = etagOf(view);
+    const json = JSON.stringify(await d.getBotConfig(currentBot(res)));
+    const etag = etagOf(json);
     res.set({ ETag: etag, 'Cache-Control': 'private, no-cache', Vary: 'Authorization' });
     if (matchesEtag(req.headers['if-none-match'], etag)) {
       res.status(304).end();
       return;
     }
-    res.json(view);
+    // The JSON the validator was computed from, serialised once.
+    res.type('json').send(json);
   });
 
   router.post(

@@ -17,10 +17,10 @@ interface ConversationRow {
 
 interface LockedRow extends ConversationRow {
   created: boolean;
-  /** The tail, one message a row; null in the one row of a conversation without one. */
-  position: number | null;
-  role: ChatRole | null;
-  content: string | null;
+  /** The tail, oldest first (null when empty), and the position of its last message. */
+  tail_roles: ChatRole[] | null;
+  tail_contents: string[] | null;
+  tail_end: number | null;
 }
 
 interface MessageRow {
@@ -59,12 +59,15 @@ const START_OR_LOCK = prepared(
     ON CONFLICT (bot_id, session_id) DO UPDATE SET message_count = c.message_count
     RETURNING ${CONVERSATION_COLUMNS}, (c.xmax = 0) AS created
   )
-  SELECT locked.*, m.position, m.role, m.content
-  FROM locked LEFT JOIN LATERAL (
-    SELECT position, role, content FROM conversation_messages
-    WHERE conversation_id = locked.id ORDER BY position DESC LIMIT LEAST(locked.message_count, $4::int)
-  ) AS m ON true
-  ORDER BY m.position`,
+  SELECT locked.*, tail.*
+  FROM locked, LATERAL (
+    SELECT array_agg(role ORDER BY position) AS tail_roles, array_agg(content ORDER BY position) AS tail_contents,
+      max(position) AS tail_end
+    FROM (
+      SELECT position, role, content FROM conversation_messages
+      WHERE conversation_id = locked.id ORDER BY position DESC LIMIT LEAST(locked.message_count, $4::int)
+    ) AS last_messages
+  ) AS tail`,
 );
 const TAIL = `
   SELECT role, content FROM (
@@ -120,19 +123,16 @@ export class PgConversationRepository implements ConversationRepository {
   constructor(private readonly q: Queryable) {}
 
   async startOrLock(botId: string, sessionId: string, now: Date, tailLength = 0): Promise<LockedConversation> {
-    const { rows } = await this.q.query<LockedRow>(START_OR_LOCK, [botId, sessionId, now, tailLength]);
-    const conversation = rowToConversation(rows[0]!);
-    const tail = rows.filter((row) => row.position !== null);
+    const row = (await this.q.query<LockedRow>(START_OR_LOCK, [botId, sessionId, now, tailLength])).rows[0]!;
+    const conversation = rowToConversation(row);
+    const roles = row.tail_roles ?? [];
+    const tail = roles.map((role, i) => ({ role, content: row.tail_contents![i]! }));
     // The statement's snapshot predates the lock: when it waited for a transaction that then
     // appended and committed, the row is current but those messages are not in the tail.
     // Positions run 0 … messageCount - 1, so a stale tail shows; read it again, now locked.
     const wanted = Math.min(conversation.messageCount, tailLength);
-    const current = tail.length === wanted && (wanted === 0 || tail.at(-1)!.position === conversation.messageCount - 1);
-    return {
-      conversation,
-      created: rows[0]!.created,
-      tail: current ? tail.map((row) => ({ role: row.role!, content: row.content! })) : await this.tail(conversation.id, wanted),
-    };
+    const current = tail.length === wanted && (wanted === 0 || row.tail_end === conversation.messageCount - 1);
+    return { conversation, created: row.created, tail: current ? tail : await this.tail(conversation.id, wanted) };
   }
 
   async append(conversation: Conversation, messages: ChatMessage[], now: Date, options = { started: false }): Promise<Conversation> {

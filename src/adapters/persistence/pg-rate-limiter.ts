@@ -1,5 +1,5 @@
 import type { RateLimitDecision, RateLimiter, RateLimits } from '../../application/ports.ts';
-import type { Queryable } from './db.ts';
+import { prepared, type Queryable } from './db.ts';
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
@@ -37,7 +37,10 @@ export const admissionUpsert = (source: string, perMinute: string, perDay: strin
   RETURNING bucket`;
 
 /** $1 bucket, $2 minute window start, $3 day window start, $4 per-minute limit, $5 per-day limit. A limit below 1 admits nothing. */
-const CONSUME = admissionUpsert('SELECT $1, $2, 1, $3, 1 WHERE $4::int >= 1 AND $5::int >= 1', '$4::int', '$5::int');
+const CONSUME = prepared(
+  'rate-limit-consume',
+  admissionUpsert('SELECT $1, $2, 1, $3, 1 WHERE $4::int >= 1 AND $5::int >= 1', '$4::int', '$5::int'),
+);
 
 const FIND_BUCKET = 'SELECT short_start, short_count, long_start, long_count FROM rate_limit_buckets WHERE bucket = $1';
 
