@@ -64,6 +64,7 @@ export const pgRepositories = (q: Queryable): Repositories => ({
   leads: new PgLeadRepository(q),
   notifications: new PgNotificationRepository(q),
   embeddings: new PgEmbeddingCache(q),
+  limits: new PgRateLimiter(q),
 });
 
 export const llmGateways = (config: Config): Record<LlmProvider, LlmGateway> => ({
@@ -134,7 +135,7 @@ export const createService = async (deps: ServiceDeps) => {
       getBotConfig: makeGetBotConfig(),
       getBotAvatar: makeGetBotAvatar({ bots: repos.bots }),
       retrieveKnowledge: makeRetrieveKnowledge({ limiter, gateway: embeddingGateway, cache: repos.embeddings, clock }),
-      saveConversation: makeSaveConversation({ limiter, transactor, clock }),
+      saveConversation: makeSaveConversation({ transactor, clock }),
       captureLead: makeCaptureLead({
         limiter,
         transactor,

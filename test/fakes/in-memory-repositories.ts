@@ -5,6 +5,7 @@ import { InMemoryConversationRepository } from './in-memory-conversation-reposit
 import { InMemoryEmbeddingCache } from './in-memory-embedding-cache.ts';
 import { InMemoryLeadRepository } from './in-memory-lead-repository.ts';
 import { InMemoryNotificationRepository } from './in-memory-notification-repository.ts';
+import { InMemoryRateLimiter } from './in-memory-rate-limiter.ts';
 import { InMemoryUserRepository } from './in-memory-user-repository.ts';
 
 /** Every repository fake, wired like the database would be, plus a transactor over them. */
@@ -22,6 +23,7 @@ export const inMemoryRepositories = () => {
     leads,
     notifications,
     embeddings: new InMemoryEmbeddingCache(),
+    limits: new InMemoryRateLimiter(),
   } satisfies Repositories;
   /** No isolation or rollback: unit tests run one use case at a time. */
   const transactor: Transactor = { transaction: (work) => work(repos) };

@@ -3,7 +3,6 @@ import { fixedClock } from '../fakes/clock.ts';
 import { FakeEmbeddingGateway } from '../fakes/fake-embedding-gateway.ts';
 import { FakeMailer } from '../fakes/fake-mailer.ts';
 import { inMemoryRepositories } from '../fakes/in-memory-repositories.ts';
-import { InMemoryRateLimiter } from '../fakes/in-memory-rate-limiter.ts';
 
 export const OWNER_EMAIL = 'ada@example.com';
 
@@ -11,7 +10,7 @@ export const OWNER_EMAIL = 'ada@example.com';
 export const runtimeFixture = async (fields: Partial<BotFields> = {}) => {
   const repos = inMemoryRepositories();
   const clock = fixedClock();
-  const limiter = new InMemoryRateLimiter();
+  const limiter = repos.limits;
   const gateway = new FakeEmbeddingGateway();
   const mailer = new FakeMailer();
   const owner = await repos.users.create({ username: 'ada', email: OWNER_EMAIL, passwordHash: 'h' }, clock.now());
