@@ -21,7 +21,11 @@ export const DEFAULT_RATE_LIMITS = { perMinute: 10, perDay: 50 } as const;
 /** Knowledge retrieval keeps its own limits whatever the owner sets. */
 export const KNOWLEDGE_RATE_LIMITS = { perMinute: 30, perDay: 1_000 } as const;
 
-export const effectiveRateLimits = (bot: Pick<Bot, 'rateLimits'>) => ({
-  perMinute: bot.rateLimits.perMinute ?? DEFAULT_RATE_LIMITS.perMinute,
-  perDay: bot.rateLimits.perDay ?? DEFAULT_RATE_LIMITS.perDay,
+/** The bot's overrides where it has them, else the defaults. */
+export const effectiveRateLimits = (
+  bot: Pick<Bot, 'rateLimits'>,
+  defaults: { perMinute: number; perDay: number } = DEFAULT_RATE_LIMITS,
+) => ({
+  perMinute: bot.rateLimits.perMinute ?? defaults.perMinute,
+  perDay: bot.rateLimits.perDay ?? defaults.perDay,
 });

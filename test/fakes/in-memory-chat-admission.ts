@@ -1,4 +1,5 @@
 import type { BotRepository, ChatAdmission, RateLimiter, RateLimits } from '../../src/application/ports.ts';
+import { effectiveRateLimits } from '../../src/domain/bot-rules.ts';
 
 /** The same contract as PgChatAdmission, composed of the bot and rate-limiter fakes. */
 export class InMemoryChatAdmission implements ChatAdmission {
@@ -10,12 +11,7 @@ export class InMemoryChatAdmission implements ChatAdmission {
   async admit(botId: string, bucket: string, defaults: RateLimits, now: Date) {
     const target = await this.bots.findChatTarget(botId);
     if (!target) return { target: null };
-    const { perMinute, perDay } = target.bot.rateLimits;
-    const decision = await this.limiter.consume(
-      bucket,
-      { perMinute: perMinute ?? defaults.perMinute, perDay: perDay ?? defaults.perDay },
-      now,
-    );
+    const decision = await this.limiter.consume(bucket, effectiveRateLimits(target.bot, defaults), now);
     return { target, decision };
   }
 }

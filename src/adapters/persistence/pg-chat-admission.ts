@@ -1,4 +1,5 @@
 import type { ChatAdmission, RateLimits } from '../../application/ports.ts';
+import { effectiveRateLimits } from '../../domain/bot-rules.ts';
 import { isUuid } from '../../domain/pagination.ts';
 import type { LlmProvider } from '../../domain/types.ts';
 import { prepared, type Queryable } from './db.ts';
@@ -43,7 +44,6 @@ export class PgChatAdmission implements ChatAdmission {
     const target = { bot, provider: row.llm_provider, model: row.llm_model };
     if (row.admitted) return { target, decision: { allowed: true as const } };
     // Refused (the rare path): the limiter reads the bucket to say which tier and until when.
-    const limits = { perMinute: bot.rateLimits.perMinute ?? defaults.perMinute, perDay: bot.rateLimits.perDay ?? defaults.perDay };
-    return { target, decision: await new PgRateLimiter(this.q).consume(bucket, limits, now) };
+    return { target, decision: await new PgRateLimiter(this.q).consume(bucket, effectiveRateLimits(bot, defaults), now) };
   }
 }
