@@ -1,19 +1,15 @@
-import { randomBytes } from 'node:crypto';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
 import type autocannon from 'autocannon';
-import { signedInClient, validBot } from '../test/support/http-client.ts';
 import {
   benchDatabase,
   cleanUp,
-  freePorts,
+  inBatches,
   measure,
   median,
   printTable,
+  seedBot,
   spawnTs,
+  startServiceAndEcho,
   verdict,
-  waitForHttp,
   type Measurement,
 } from './support/bench-kit.ts';
 
@@ -32,33 +28,11 @@ try {
   const providerUrls = await new Promise<{ openai: string }>((resolve) =>
     spawnTs('scripts/support/fake-provider-process.ts', {}, (line) => resolve(JSON.parse(line))),
   );
-  const [servicePort, echoPort] = await freePorts(2);
-  const service = `http://127.0.0.1:${servicePort}`;
-  const echo = `http://127.0.0.1:${echoPort}`;
-  spawnTs('src/main.ts', {
-    DATABASE_URL: databaseUrl,
-    PORT: String(servicePort),
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'info', // request logs on, as in production (written to /dev/null here)
-    DATA_DIR: await mkdtemp(path.join(tmpdir(), 'careerbot-bench-data-')),
-    OPENAI_BASE_URL: providerUrls.openai,
-  });
-  spawnTs('scripts/support/echo-server.ts', { PORT: String(echoPort) });
-  await Promise.all([waitForHttp(`${service}/readyz`), waitForHttp(`${echo}/echo`)]);
+  const { urls } = await startServiceAndEcho(databaseUrl, { OPENAI_BASE_URL: providerUrls.openai });
+  const { service, echo } = urls;
 
   console.log(`Seeding ${BOTS} bots…`);
-  const botIds: string[] = [];
-  for (let batch = 0; batch < BOTS; batch += 8) {
-    const created = await Promise.all(
-      Array.from({ length: 8 }, async () => {
-        const { client } = await signedInClient(service, `bench${randomBytes(5).toString('hex')}`);
-        const bot = await client.post('/api/bots', validBot({ llmProvider: 'openai' }));
-        await client.patch('/api/bots/settings', { rateLimits: { perMinute: 1_000, perDay: 100_000 } });
-        return bot.json.bot.id as string;
-      }),
-    );
-    botIds.push(...created);
-  }
+  const botIds = (await inBatches(BOTS, () => seedBot(service, { llmProvider: 'openai' }))).map((seeded) => seeded.botId);
 
   let next = 0;
   const chatOptions = (duration: number): autocannon.Options => ({

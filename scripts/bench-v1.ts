@@ -22,10 +22,7 @@
  * phase), when a server stops, or when the run overruns its time budget.
  */
 import type { ChildProcess } from 'node:child_process';
-import { randomBytes, randomUUID } from 'node:crypto';
-import { mkdtemp } from 'node:fs/promises';
-import { tmpdir } from 'node:os';
-import path from 'node:path';
+import { randomUUID } from 'node:crypto';
 import type autocannon from 'autocannon';
 import { Db } from '../src/adapters/persistence/db.ts';
 import { EmbeddingMemo, MemoizedEmbeddingCache } from '../src/adapters/persistence/memoized-embedding-cache.ts';
@@ -34,17 +31,16 @@ import { PgEmbeddingCache } from '../src/adapters/persistence/pg-embedding-cache
 import type { EmbeddingGateway, RateLimiter } from '../src/application/ports.ts';
 import { makeRetrieveKnowledge } from '../src/application/retrieve-knowledge.ts';
 import { chunkText } from '../src/domain/chunking.ts';
-import { signedInClient, validBot } from '../test/support/http-client.ts';
 import {
   benchDatabase,
   cleanUp,
-  freePorts,
+  inBatches,
   measure,
   median,
   printTable,
-  spawnTs,
+  seedBot,
+  startServiceAndEcho,
   verdict,
-  waitForHttp,
   type Measurement,
 } from './support/bench-kit.ts';
 
@@ -71,15 +67,11 @@ const TRANSCRIPT = [
 // ---------------------------------------------------------------- bots and tokens, through the API
 
 /** An owner with a saved bot, the highest limits, and a token for it. */
-const seedBot = async (service: string, contextText: string) => {
-  const { client } = await signedInClient(service, `bench${randomBytes(5).toString('hex')}`);
-  const saved = await client.post('/api/bots', validBot({ contextText }));
-  const limits = await client.patch('/api/bots/settings', { rateLimits: { perMinute: 1_000, perDay: 100_000 } });
+const seedBotWithToken = async (service: string, contextText: string) => {
+  const { client, botId } = await seedBot(service, { contextText });
   const minted = await client.post('/api/bots/tokens', { name: 'bench' });
-  if (saved.status !== 201 || limits.status !== 200 || minted.status !== 201) {
-    throw new Error(`seeding a bot: save ${saved.status}, settings ${limits.status}, token ${minted.status}`);
-  }
-  return { botId: saved.json.bot.id as string, token: minted.json.token as string };
+  if (minted.status !== 201) throw new Error(`minting a token: ${minted.status}`);
+  return { botId, token: minted.json.token as string };
 };
 
 // ---------------------------------------------------------------- load
@@ -238,25 +230,13 @@ const main = async (): Promise<number> => {
   const started = Date.now();
   console.log('bench:v1 — preparing PostgreSQL …');
   const databaseUrl = await benchDatabase();
-  const [servicePort, echoPort] = await freePorts(2);
-  const urls = { service: `http://127.0.0.1:${servicePort}`, echo: `http://127.0.0.1:${echoPort}` };
-  const service = spawnTs('src/main.ts', {
-    DATABASE_URL: databaseUrl,
-    PORT: String(servicePort),
-    HOST: '127.0.0.1',
-    LOG_LEVEL: 'info', // request logs on, as in production (written to /dev/null here)
-    DATA_DIR: await mkdtemp(path.join(tmpdir(), 'careerbot-bench-data-')),
-  });
-  mustStayUp(service, 'service');
-  mustStayUp(spawnTs('scripts/support/echo-server.ts', { PORT: String(echoPort) }), 'echo');
-  await Promise.all([waitForHttp(`${urls.service}/readyz`), waitForHttp(`${urls.echo}/echo`)]);
+  const { urls, processes } = await startServiceAndEcho(databaseUrl);
+  mustStayUp(processes.service, 'service');
+  mustStayUp(processes.echo, 'echo');
 
   console.log(`  seeding ${BOTS} owners, bots and tokens through the API …`);
   const context = longContext();
-  const bots = [];
-  for (let first = 0; first < BOTS; first += 8) {
-    bots.push(...(await Promise.all(Array.from({ length: 8 }, (_, i) => seedBot(urls.service, first + i === 0 ? context : 'Ada builds reliable systems in Rust.')))));
-  }
+  const bots = await inBatches(BOTS, (i) => seedBotWithToken(urls.service, i === 0 ? context : 'Ada builds reliable systems in Rust.'));
   const tokens = bots.map((bot) => bot.token);
 
   console.log(`  load: ${CONNECTIONS} connections; ${WARMUP_S} s warm-up per phase, then ${ROUNDS} rounds of ${DURATION_S} s per phase, alternating`);

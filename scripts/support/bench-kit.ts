@@ -1,4 +1,5 @@
 import { spawn, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
@@ -8,6 +9,7 @@ import autocannon from 'autocannon';
 import pg from 'pg';
 import { migrate } from '../../src/adapters/persistence/db.ts';
 import { startEmbeddedPostgres } from '../../src/adapters/persistence/embedded-postgres.ts';
+import { signedInClient, validBot } from '../../test/support/http-client.ts';
 
 export const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 
@@ -146,4 +148,42 @@ export const median = (values: number[]): number => {
   const sorted = [...values].sort((a, b) => a - b);
   const middle = Math.floor(sorted.length / 2);
   return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
+
+/**
+ * The real service (`src/main.ts`, request logs on as in production, written to /dev/null)
+ * and the bare Express JSON echo, each in its own process, both answering.
+ */
+export const startServiceAndEcho = async (databaseUrl: string, env: Record<string, string> = {}) => {
+  const [servicePort, echoPort] = await freePorts(2);
+  const urls = { service: `http://127.0.0.1:${servicePort}`, echo: `http://127.0.0.1:${echoPort}` };
+  const service = spawnTs('src/main.ts', {
+    DATABASE_URL: databaseUrl,
+    PORT: String(servicePort),
+    HOST: '127.0.0.1',
+    LOG_LEVEL: 'info',
+    DATA_DIR: await mkdtemp(path.join(tmpdir(), 'careerbot-bench-data-')),
+    ...env,
+  });
+  const echo = spawnTs('scripts/support/echo-server.ts', { PORT: String(echoPort) });
+  await Promise.all([waitForHttp(`${urls.service}/readyz`), waitForHttp(`${urls.echo}/echo`)]);
+  return { urls, processes: { service, echo } };
+};
+
+/** An owner, signed in, with a saved bot at the highest rate limits (1,000 a minute, 100,000 a day). */
+export const seedBot = async (service: string, bot: Record<string, unknown> = {}) => {
+  const { client } = await signedInClient(service, `bench${randomBytes(5).toString('hex')}`);
+  const saved = await client.post('/api/bots', validBot(bot));
+  const limits = await client.patch('/api/bots/settings', { rateLimits: { perMinute: 1_000, perDay: 100_000 } });
+  if (saved.status !== 201 || limits.status !== 200) throw new Error(`seeding a bot: save ${saved.status}, settings ${limits.status}`);
+  return { client, botId: saved.json.bot.id as string };
+};
+
+/** `count` results of `make(i)`, eight at a time (bcrypt makes sign-up the slow part). */
+export const inBatches = async <T>(count: number, make: (i: number) => Promise<T>): Promise<T[]> => {
+  const results: T[] = [];
+  for (let first = 0; first < count; first += 8) {
+    results.push(...(await Promise.all(Array.from({ length: Math.min(8, count - first) }, (_, i) => make(first + i)))));
+  }
+  return results;
 };
