@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
 import { HttpClient, signedInClient, uniqueName } from '../support/http-client.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
+import { awayFromWindowEnd, SIGN_IN_WINDOW_MS } from '../support/windows.ts';
 
 let app: TestApp;
 let address = 0;
@@ -271,6 +272,7 @@ describe('sign-in (Auth.js credentials flow)', () => {
   });
 
   it('throttles after 10 failures per account and address: 429 with Retry-After, even for the right password', async () => {
+    await awayFromWindowEnd(SIGN_IN_WINDOW_MS);
     const { email, password } = await signedInClient(app.baseUrl);
     const client = new HttpClient(app.baseUrl);
     const csrfToken = await csrfOf(client);
@@ -295,6 +297,7 @@ describe('sign-in (Auth.js credentials flow)', () => {
   });
 
   it('counts concurrent guesses against each other: of 25 at once, exactly 10 are checked and 15 throttled', async () => {
+    await awayFromWindowEnd(SIGN_IN_WINDOW_MS);
     const { email } = await signedInClient(app.baseUrl);
     const client = new HttpClient(app.baseUrl);
     const csrfToken = await csrfOf(client);
@@ -318,6 +321,7 @@ describe('sign-in (Auth.js credentials flow)', () => {
   });
 
   it('throttles an address after 100 failures across accounts', async () => {
+    await awayFromWindowEnd(SIGN_IN_WINDOW_MS, 15_000);
     const client = new HttpClient(app.baseUrl);
     const csrfToken = await csrfOf(client);
     const from = freshAddress();

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { fakeReply, startFakeLlmProvider, type FakeLlmProvider } from '../support/fake-llm-provider.ts';
 import { HttpClient, signedInClient, validBot } from '../support/http-client.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
+import { awayFromWindowEnd, DAY_MS, MINUTE_MS } from '../support/windows.ts';
 
 const CANARY_KEY = 'sk-canary-DO-NOT-LEAK-chat-0123456789abcdef';
 
@@ -312,6 +313,7 @@ describe('CORS', () => {
 
 describe('the two-tier rate limit', () => {
   it('429 rate_limit with scope, resetAt and Retry-After once the per-minute override is used up', async () => {
+    await awayFromWindowEnd(MINUTE_MS);
     const { owner, botId } = await ownerWithBot();
     await owner.patch('/api/bots/settings', { rateLimits: { perMinute: 2 } });
     expect((await chat(botId, { message: 'one' })).status).toBe(200);
@@ -332,6 +334,7 @@ describe('the two-tier rate limit', () => {
   });
 
   it('reports scope long when the day is used up', async () => {
+    await awayFromWindowEnd(DAY_MS);
     const { owner, botId } = await ownerWithBot();
     await owner.patch('/api/bots/settings', { rateLimits: { perDay: 1 } });
     await chat(botId, { message: 'one' });
@@ -341,6 +344,7 @@ describe('the two-tier rate limit', () => {
   });
 
   it('admits exactly min(N, L) of N concurrent requests spread over two instances sharing the database', async () => {
+    await awayFromWindowEnd(MINUTE_MS);
     const second = await startTestApp({ env: envFor(provider), database: app.database });
     try {
       const { owner, botId } = await ownerWithBot();

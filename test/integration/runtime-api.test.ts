@@ -5,6 +5,7 @@ import { fakeReply, startFakeLlmProvider, type FakeLlmProvider } from '../suppor
 import { HttpClient, validBot } from '../support/http-client.ts';
 import { ownerWithToken } from '../support/runtime-clients.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
+import { awayFromWindowEnd, MINUTE_MS } from '../support/windows.ts';
 
 const EMBEDDING_KEY = 'sk-embed-canary-DO-NOT-LEAK-0123456789abcdef';
 const ISO = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{3}Z$/;
@@ -35,10 +36,7 @@ const expectValidation = (response: { status: number; json: any }, field: string
 };
 
 /** Rate-limit tests count within one UTC minute window: start them well before its end. */
-const awayFromMinuteEnd = async () => {
-  const left = 60_000 - (Date.now() % 60_000);
-  if (left < 5_000) await new Promise((resolve) => setTimeout(resolve, left + 50));
-};
+const awayFromMinuteEnd = () => awayFromWindowEnd(MINUTE_MS);
 
 /** Retry-After is whole seconds to resetAt, rounded up, computed a moment before we look. */
 const expectRetryAfter = (response: { headers: Headers; json: any }) => {
