@@ -91,7 +91,6 @@ export interface BotRepository {
   findChatTarget(botId: string): Promise<ChatTarget | null>;
   updateSettings(botId: string, patch: BotSettingsPatch, now: Date): Promise<Bot>;
   stats(botId: string): Promise<BotStats>;
-  addToCounters(botId: string, conversations: number, messages: number): Promise<void>;
 }
 
 export interface NewBotToken {

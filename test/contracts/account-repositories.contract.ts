@@ -103,13 +103,6 @@ export const accountRepositoriesContract = (name: string, makeSubjects: () => Pr
       expect(cleared.themeColor).toBe('#112233');
     });
 
-    it('adds to the counters', async () => {
-      const subjects = await makeSubjects();
-      const { saved } = await userWithBot(subjects);
-      await subjects.bots.addToCounters(saved.bot.id, 1, 4);
-      await subjects.bots.addToCounters(saved.bot.id, 0, 2);
-      expect(await subjects.bots.stats(saved.bot.id)).toEqual({ totalConversations: 1, totalMessages: 6, totalLeads: 0 });
-    });
   });
 };
 

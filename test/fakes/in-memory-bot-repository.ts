@@ -76,7 +76,8 @@ export class InMemoryBotRepository implements BotRepository {
     };
   }
 
-  async addToCounters(botId: string, conversations: number, messages: number) {
+  /** What a transcript save adds to the totals (the Pg save statement does it in SQL). */
+  addToCounters(botId: string, conversations: number, messages: number) {
     const counters = this.counters.get(botId) ?? { conversations: 0, messages: 0 };
     this.counters.set(botId, { conversations: counters.conversations + conversations, messages: counters.messages + messages });
   }

@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import type {
-  BotRepository,
   ConversationRepository,
   ConversationSummary,
   LockedConversation,
@@ -9,6 +8,7 @@ import type {
 } from '../../src/application/ports.ts';
 import { newestFirst, toPage } from '../../src/adapters/persistence/keyset.ts';
 import type { ChatMessage, Conversation, Page, StoredMessage } from '../../src/domain/types.ts';
+import type { InMemoryBotRepository } from './in-memory-bot-repository.ts';
 
 const PREVIEW_LENGTH = 120;
 
@@ -22,7 +22,7 @@ export class InMemoryConversationRepository implements ConversationRepository {
   private readonly conversations: Conversation[] = [];
   private readonly messages = new Map<string, StoredMessage[]>();
 
-  constructor(private readonly d: { bots: BotRepository; notifications: NotificationRepository }) {}
+  constructor(private readonly d: { bots: InMemoryBotRepository; notifications: NotificationRepository }) {}
 
   async startOrLock(botId: string, sessionId: string, now: Date, tailLength = 0): Promise<LockedConversation> {
     const existing = this.conversations.find((c) => c.botId === botId && c.sessionId === sessionId);
@@ -51,7 +51,7 @@ export class InMemoryConversationRepository implements ConversationRepository {
     }
     const bot = await this.d.bots.findById(stored.botId);
     if (bot) {
-      await this.d.bots.addToCounters(bot.id, options.started ? 1 : 0, messages.length);
+      this.d.bots.addToCounters(bot.id, options.started ? 1 : 0, messages.length);
       if (options.started) {
         const payload = { botId: bot.id, conversationId: stored.id, sessionId: stored.sessionId };
         await this.d.notifications.add(bot.userId, 'conversation_started', payload, now);

@@ -83,10 +83,6 @@ const STATS = `
          (SELECT count(*) FROM leads l WHERE l.bot_id = b.id)::integer AS total_leads
   FROM bots b WHERE b.id = $1`;
 
-const ADD_TO_COUNTERS = `
-  UPDATE bots SET total_conversations = total_conversations + $2, total_messages = total_messages + $3
-  WHERE id = $1`;
-
 export class PgBotRepository implements BotRepository {
   constructor(private readonly q: Queryable) {}
 
@@ -152,9 +148,5 @@ export class PgBotRepository implements BotRepository {
       totalMessages: row?.total_messages ?? 0,
       totalLeads: row?.total_leads ?? 0,
     };
-  }
-
-  async addToCounters(botId: string, conversations: number, messages: number): Promise<void> {
-    await this.q.query(ADD_TO_COUNTERS, [botId, conversations, messages]);
   }
 }
