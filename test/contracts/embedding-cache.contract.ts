@@ -10,7 +10,7 @@ export interface EmbeddingCacheFixture {
 
 const MODEL = 'text-embedding-3-small';
 
-/** Vectors come back as float32 (real[]): equal within that precision. */
+/** Vectors may come back as float32 (as PostgreSQL stores them): equal within that precision. */
 const expectVectors = (actual: Map<string, number[]>, expected: Record<string, number[]>) => {
   expect([...actual.keys()].sort()).toEqual(Object.keys(expected).sort());
   for (const [hash, vector] of Object.entries(expected)) {
