@@ -18,6 +18,7 @@ beforeAll(async () => {
         res.setHeader('retry-after', '7');
         res.writeHead(429, { 'content-type': 'application/json' }).end('{"error":"slow down"}');
       } else if (req.url === '/empty') res.writeHead(204).end();
+      else if (req.url === '/bom') res.writeHead(200, { 'content-type': 'application/json', 'x-b': '2', 'x-a': '1' }).end('\uFEFF{"ok":true}');
       else if (req.url === '/huge') {
         res.writeHead(200);
         const chunk = Buffer.alloc(1024 * 1024, 'x');
@@ -47,6 +48,26 @@ describe('httpFetch, the fetch handed to the provider SDKs', () => {
     expect(response.headers.getSetCookie()).toEqual(['a=1', 'b=2']);
     expect(await response.json()).toEqual({ error: 'slow down' });
     expect(seen.at(-1)).toMatchObject({ method: 'POST', body: '{"q":1}', headers: { 'x-api-key': 'k' } });
+  });
+
+  it('answers with a Response-like whose body reads once, as fetch does', async () => {
+    const response = await httpFetch(`${base}/bom`);
+    expect(response.ok).toBe(true);
+    expect(response.url).toBe(`${base}/bom`);
+    expect([...response.headers.entries()].filter(([name]) => name.startsWith('x-'))).toEqual([['x-a', '1'], ['x-b', '2']]);
+    expect(response.headers.get('Content-Type')).toBe('application/json');
+    // Looking at the stream (the Anthropic SDK does) does not use the body up; reading does.
+    expect(response.body).not.toBeNull();
+    expect(response.bodyUsed).toBe(false);
+    expect(await response.clone().text()).toBe('{"ok":true}');
+    expect(await response.json()).toEqual({ ok: true });
+    expect(response.bodyUsed).toBe(true);
+    await expect(response.text()).rejects.toThrow(TypeError);
+
+    const streamed = await httpFetch(`${base}/bom`);
+    const read = await new Response(streamed.body).text();
+    expect(read).toBe('{"ok":true}');
+    await expect(streamed.json()).rejects.toThrow(TypeError);
   });
 
   it('gives a 204 no body', async () => {
