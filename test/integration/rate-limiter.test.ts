@@ -1,21 +1,11 @@
 import { randomUUID } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { RateLimitDecision, RateLimits } from '../../src/application/ports.ts';
-import { Db } from '../../src/adapters/persistence/db.ts';
 import { PgRateLimiter } from '../../src/adapters/persistence/pg-rate-limiter.ts';
-import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
+import { useTwoInstanceDatabase } from '../support/test-database.ts';
 
-// Two app instances: two pools on one database, each with its own limiter.
-let database: TestDatabase;
-let secondPool: Db;
-beforeAll(async () => {
-  database = await createTestDatabase();
-  secondPool = new Db({ connectionString: database.url, max: 10 });
-});
-afterAll(async () => {
-  await secondPool?.close();
-  await database?.drop();
-});
+// Two app instances: two pools on one database.
+const shared = useTwoInstanceDatabase();
 
 const NOW = new Date('2025-03-01T13:37:20.250Z');
 const MINUTE_END = Date.parse('2025-03-01T13:38:00.000Z');
@@ -33,7 +23,7 @@ const spend = async (limiter: PgRateLimiter, bucket: string, limits: RateLimits,
 };
 
 const storedCounts = async (bucket: string) => {
-  const { rows } = await database.db.query<{ short_count: number; long_count: number }>(
+  const { rows } = await shared.database.db.query<{ short_count: number; long_count: number }>(
     'SELECT short_count, long_count FROM rate_limit_buckets WHERE bucket = $1',
     [bucket],
   );
@@ -45,7 +35,7 @@ describe('PgRateLimiter under concurrency', () => {
     { name: 'one instance', instances: 1 },
     { name: 'two instances', instances: 2 },
   ])('admits exactly min(N, L) of N concurrent calls against a remaining budget L ($name)', async ({ instances }) => {
-    const limiters = [new PgRateLimiter(database.db), new PgRateLimiter(secondPool)].slice(0, instances);
+    const limiters = [new PgRateLimiter(shared.database.db), new PgRateLimiter(shared.secondPool)].slice(0, instances);
     const bucket = `chat:${randomUUID()}`;
     const limits = { perMinute: 10, perDay: 100 };
     await spend(limiters[0]!, bucket, limits, 3);
@@ -59,7 +49,7 @@ describe('PgRateLimiter under concurrency', () => {
   });
 
   it('admits all of N concurrent calls when the budget exceeds N', async () => {
-    const limiters = [new PgRateLimiter(database.db), new PgRateLimiter(secondPool)];
+    const limiters = [new PgRateLimiter(shared.database.db), new PgRateLimiter(shared.secondPool)];
     const bucket = `chat:${randomUUID()}`;
     const decisions = await burst(limiters, bucket, { perMinute: 100, perDay: 1000 }, N);
     expect(admitted(decisions)).toBe(N);
@@ -67,7 +57,7 @@ describe('PgRateLimiter under concurrency', () => {
   });
 
   it('admits exactly the remaining daily budget, refusing the rest on long', async () => {
-    const limiters = [new PgRateLimiter(database.db), new PgRateLimiter(secondPool)];
+    const limiters = [new PgRateLimiter(shared.database.db), new PgRateLimiter(shared.secondPool)];
     const bucket = `chat:${randomUUID()}`;
     const limits = { perMinute: 1000, perDay: 50 };
     await spend(limiters[0]!, bucket, limits, 45);
@@ -80,7 +70,7 @@ describe('PgRateLimiter under concurrency', () => {
   });
 
   it('counts none of the refused calls of a burst: raising the limit admits exactly the extra amount', async () => {
-    const limiters = [new PgRateLimiter(database.db), new PgRateLimiter(secondPool)];
+    const limiters = [new PgRateLimiter(shared.database.db), new PgRateLimiter(shared.secondPool)];
     const bucket = `chat:${randomUUID()}`;
     expect(admitted(await burst(limiters, bucket, { perMinute: 4, perDay: 100 }, N))).toBe(4);
     expect(admitted(await burst(limiters, bucket, { perMinute: 7, perDay: 100 }, N))).toBe(3);
@@ -88,7 +78,7 @@ describe('PgRateLimiter under concurrency', () => {
   });
 
   it('spends no per-minute budget on calls refused on the long tier', async () => {
-    const limiters = [new PgRateLimiter(database.db), new PgRateLimiter(secondPool)];
+    const limiters = [new PgRateLimiter(shared.database.db), new PgRateLimiter(shared.secondPool)];
     const bucket = `chat:${randomUUID()}`;
     expect(admitted(await burst(limiters, bucket, { perMinute: 10, perDay: 4 }, N))).toBe(4);
     expect(await storedCounts(bucket)).toEqual({ short_count: 4, long_count: 4 });
@@ -96,7 +86,7 @@ describe('PgRateLimiter under concurrency', () => {
   });
 
   it('keeps concurrent buckets apart', async () => {
-    const limiter = new PgRateLimiter(database.db);
+    const limiter = new PgRateLimiter(shared.database.db);
     const [a, b] = [`chat:${randomUUID()}`, `chat:${randomUUID()}`];
     const limits = { perMinute: 5, perDay: 100 };
     const [onA, onB] = await Promise.all([burst([limiter], a, limits, 12), burst([limiter], b, limits, 12)]);

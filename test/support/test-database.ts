@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { inject } from 'vitest';
+import { afterAll, beforeAll, inject } from 'vitest';
 import { Db } from '../../src/adapters/persistence/db.ts';
 
 export interface TestDatabase {
@@ -42,4 +42,21 @@ export const createTestDatabase = async (options: { migrated?: boolean } = {}): 
       await adminQuery(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
     },
   };
+};
+
+/**
+ * A migrated database for the file and a second pool on it: two app instances sharing one
+ * database. Read the fields inside tests (they are set in beforeAll).
+ */
+export const useTwoInstanceDatabase = () => {
+  const shared = {} as { database: TestDatabase; secondPool: Db };
+  beforeAll(async () => {
+    shared.database = await createTestDatabase();
+    shared.secondPool = new Db({ connectionString: shared.database.url, max: 10 });
+  });
+  afterAll(async () => {
+    await shared.secondPool?.close();
+    await shared.database?.drop();
+  });
+  return shared;
 };

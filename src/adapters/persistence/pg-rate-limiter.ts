@@ -18,28 +18,13 @@ interface BucketRow {
 }
 
 /**
- * Admits and counts in both tiers, or changes nothing, in one statement: the row lock taken
- * by ON CONFLICT serialises concurrent callers, each seeing the count the previous one left.
- * Only a later window start renews a window, so an instance whose clock lags counts in the
- * current window instead of resetting it. `source` is the SELECT of the new row (bucket,
- * minute window start, 1, day window start, 1); the limits are SQL expressions.
+ * Admits and counts in both tiers, or changes nothing: `rate_limit_admit` (sql/006) holds
+ * the rule, for one request or a batch. $1 bucket, $2 minute window start, $3 day window
+ * start, $4 per-minute limit, $5 per-day limit.
  */
-export const admissionUpsert = (source: string, perMinute: string, perDay: string) => `
-  INSERT INTO rate_limit_buckets AS b (bucket, short_start, short_count, long_start, long_count)
-  ${source}
-  ON CONFLICT (bucket) DO UPDATE SET
-    short_start = GREATEST(b.short_start, EXCLUDED.short_start),
-    short_count = CASE WHEN EXCLUDED.short_start > b.short_start THEN 1 ELSE b.short_count + 1 END,
-    long_start  = GREATEST(b.long_start, EXCLUDED.long_start),
-    long_count  = CASE WHEN EXCLUDED.long_start > b.long_start THEN 1 ELSE b.long_count + 1 END
-  WHERE (EXCLUDED.short_start > b.short_start OR b.short_count < ${perMinute})
-    AND (EXCLUDED.long_start > b.long_start OR b.long_count < ${perDay})
-  RETURNING bucket`;
-
-/** $1 bucket, $2 minute window start, $3 day window start, $4 per-minute limit, $5 per-day limit. A limit below 1 admits nothing. */
 const CONSUME = prepared(
   'rate-limit-consume',
-  admissionUpsert('SELECT $1, $2, 1, $3, 1 WHERE $4::int >= 1 AND $5::int >= 1', '$4::int', '$5::int'),
+  `SELECT (rate_limit_admit(ARRAY[$1::text], ARRAY[$2::timestamptz], ARRAY[$3::timestamptz], ARRAY[$4::int], ARRAY[$5::int]))[1] AS admitted`,
 );
 
 const FIND_BUCKET = 'SELECT short_start, short_count, long_start, long_count FROM rate_limit_buckets WHERE bucket = $1';
@@ -71,7 +56,7 @@ export class PgRateLimiter implements RateLimiter {
     // Refused: the row tells which tier is full. Should a caller with a later clock roll a
     // window over between the two statements, neither is full any more: try again.
     for (let attempt = 0; attempt < 3; attempt += 1) {
-      if ((await this.q.query(CONSUME, params)).rowCount! > 0) return { allowed: true };
+      if ((await this.q.query<{ admitted: boolean }>(CONSUME, params)).rows[0]?.admitted) return { allowed: true };
       const row = (await this.q.query<BucketRow>(FIND_BUCKET, [bucket])).rows[0];
       const decision = rejection(
         tierAt(shortStart, row ? { start: row.short_start, count: row.short_count } : null),

@@ -1,0 +1,150 @@
+import { randomUUID } from 'node:crypto';
+import { describe, expect, it } from 'vitest';
+import type { RateLimits } from '../../src/application/ports.ts';
+import type { PreparedStatement, Queryable } from '../../src/adapters/persistence/db.ts';
+import { PgBotRepository } from '../../src/adapters/persistence/pg-bot-repository.ts';
+import { PgChatAdmission } from '../../src/adapters/persistence/pg-chat-admission.ts';
+import { PgUserRepository } from '../../src/adapters/persistence/pg-user-repository.ts';
+import { useTwoInstanceDatabase } from '../support/test-database.ts';
+
+// Two app instances: two pools on one database.
+const shared = useTwoInstanceDatabase();
+
+const NOW = new Date('2026-11-21T10:00:30.000Z');
+const MINUTE_END = Date.parse('2026-11-21T10:01:00.000Z');
+const DEFAULTS: RateLimits = { perMinute: 4, perDay: 50 };
+
+const newBot = async (options: { active?: boolean; provider?: boolean } = {}) => {
+  const users = new PgUserRepository(shared.database.db);
+  const bots = new PgBotRepository(shared.database.db);
+  const name = `batch${randomUUID().slice(0, 8)}`;
+  const user = (await users.create({ username: name, email: `${name}@example.com`, passwordHash: 'h' }, NOW)) as { id: string };
+  if (options.provider !== false) await users.setLlmChoice(user.id, 'anthropic', 'claude-test');
+  const { bot } = await bots.upsertForUser(
+    user.id,
+    { name: 'Ada', headline: null, personality: 'professional', contextText: 'Context.', suggestedQuestions: [] },
+    [],
+    NOW,
+  );
+  if (options.active === false) await bots.updateSettings(bot.id, { isActive: false }, NOW);
+  return bot.id;
+};
+
+/** A Queryable that counts the statements it runs, by name (or text). */
+const counting = (inner: Queryable) => {
+  const counts = new Map<string, number>();
+  const q: Queryable = {
+    query: (statement: string | PreparedStatement, params?: unknown[]) => {
+      const key = typeof statement === 'string' ? statement : statement.name;
+      counts.set(key, (counts.get(key) ?? 0) + 1);
+      return inner.query(statement, params);
+    },
+  } as Queryable;
+  return { q, counts };
+};
+
+const outcome = (admission: Awaited<ReturnType<PgChatAdmission['admit']>>) =>
+  !admission.target ? 'no target' : admission.decision.allowed ? 'allowed' : `refused ${admission.decision.scope}`;
+
+describe('PgChatAdmission batches concurrent admissions', () => {
+  it('sends the requests that arrive together as one statement, each with the outcome it would get alone', async () => {
+    const [busy, other, inactive, ownerless] = await Promise.all([
+      newBot(),
+      newBot(),
+      newBot({ active: false }),
+      newBot({ provider: false }),
+    ]);
+    const { q, counts } = counting(shared.database.db);
+    const admission = new PgChatAdmission(q, { maxInFlight: 1, maxBatch: 64 });
+
+    const requests = [busy, other, busy, inactive, busy, 'not-a-uuid', busy, ownerless, busy, randomUUID(), busy, other];
+    const outcomes = (await Promise.all(requests.map((botId) => admission.admit(botId, `chat:${botId}`, DEFAULTS, NOW)))).map(
+      outcome,
+    );
+
+    // The busy bot's first four (its per-minute limit), in arrival order; the rest refused.
+    expect(outcomes).toEqual([
+      'allowed',
+      'allowed',
+      'allowed',
+      'no target',
+      'allowed',
+      'no target',
+      'allowed',
+      'no target',
+      'refused short',
+      'no target',
+      'refused short',
+      'allowed',
+    ]);
+    expect(counts.get('chat-admission-batch')).toBe(1);
+    const { rows } = await shared.database.db.query<{ bucket: string; short_count: number }>(
+      'SELECT bucket, short_count FROM rate_limit_buckets WHERE bucket = ANY($1) ORDER BY short_count',
+      [[`chat:${busy}`, `chat:${other}`, `chat:${inactive}`, `chat:${ownerless}`]],
+    );
+    expect(rows).toEqual([
+      { bucket: `chat:${other}`, short_count: 2 },
+      { bucket: `chat:${busy}`, short_count: 4 },
+    ]);
+  });
+
+  it('gives refused requests the tier and the time it reopens', async () => {
+    const botId = await newBot();
+    const admission = new PgChatAdmission(shared.database.db);
+    const results = await Promise.all(Array.from({ length: 6 }, () => admission.admit(botId, `chat:${botId}`, DEFAULTS, NOW)));
+    expect(results.filter((result) => result.target && !result.decision.allowed).map((result) => result.target && result.decision)).toEqual([
+      { allowed: false, scope: 'short', resetAt: MINUTE_END },
+      { allowed: false, scope: 'short', resetAt: MINUTE_END },
+    ]);
+  });
+
+  it('admits exactly min(N, L) across two instances with batches on the wire at once', async () => {
+    const botId = await newBot();
+    const limits: RateLimits = { perMinute: 1_000, perDay: 37 };
+    const instances = [new PgChatAdmission(shared.database.db, { maxInFlight: 3, maxBatch: 7 }), new PgChatAdmission(shared.secondPool, { maxInFlight: 3, maxBatch: 7 })];
+    const results = await Promise.all(
+      Array.from({ length: 100 }, (_, i) => instances[i % 2]!.admit(botId, `chat:${botId}`, limits, NOW)),
+    );
+    expect(results.map(outcome).filter((value) => value === 'allowed')).toHaveLength(37);
+    expect(results.map(outcome).filter((value) => value === 'refused long')).toHaveLength(63);
+  });
+
+  it('never deadlocks when two instances batch the same buckets in opposite orders', async () => {
+    const bots = await Promise.all(Array.from({ length: 6 }, () => newBot()));
+    const limits: RateLimits = { perMinute: 1_000, perDay: 100_000 };
+    const instances = [new PgChatAdmission(shared.database.db), new PgChatAdmission(shared.secondPool)];
+    for (let round = 0; round < 10; round++) {
+      const results = await Promise.all(
+        instances.flatMap((instance, which) =>
+          (which === 0 ? bots : [...bots].reverse()).flatMap((botId) =>
+            [0, 1, 2].map(() => instance.admit(botId, `chat:${botId}`, limits, NOW)),
+          ),
+        ),
+      );
+      expect(results.map(outcome).every((value) => value === 'allowed')).toBe(true);
+    }
+    const { rows } = await shared.database.db.query<{ total: string }>(
+      'SELECT sum(short_count) AS total FROM rate_limit_buckets WHERE bucket = ANY($1)',
+      [bots.map((botId) => `chat:${botId}`)],
+    );
+    expect(Number(rows[0]!.total)).toBe(10 * 2 * 6 * 3);
+  });
+
+  it('fails every request of a batch whose statement fails, and goes on with the next batch', async () => {
+    const botId = await newBot();
+    let failNext = true;
+    const q: Queryable = {
+      query: (statement: string | PreparedStatement, params?: unknown[]) => {
+        if (failNext) {
+          failNext = false;
+          return Promise.reject(new Error('connection lost'));
+        }
+        return shared.database.db.query(statement, params);
+      },
+    } as Queryable;
+    const admission = new PgChatAdmission(q);
+    const first = await Promise.allSettled([0, 1, 2].map(() => admission.admit(botId, `chat:${botId}`, DEFAULTS, NOW)));
+    expect(first.map((result) => result.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    expect(outcome(await admission.admit(botId, `chat:${botId}`, DEFAULTS, NOW))).toBe('allowed');
+  });
+});
