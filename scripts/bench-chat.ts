@@ -57,9 +57,11 @@ try {
     body: MESSAGE,
   });
 
+  // Long enough for the JIT to settle on the chat path (shorter, the first round's p99 is
+  // the warm-up's), and for each pooled connection to have prepared its statements.
   console.log('Warming up…');
-  await measure('warm-up echo', echoOptions(2));
-  await measure('warm-up chat', chatOptions(2));
+  await measure('warm-up echo', echoOptions(3));
+  await measure('warm-up chat', chatOptions(6));
 
   // Alternating rounds, judged on medians: the machine's speed drifts within a run.
   const rounds: { echo: Measurement; chat: Measurement }[] = [];
