@@ -228,6 +228,15 @@ describe.each(providers)('$name gateway through the real SDK', (provider) => {
     expect(fake.requests).toHaveLength(2);
   });
 
+  it.skipIf(provider.name === 'google')('refuses an answer over 8 MB without retrying it', async () => {
+    fake.respondWith(fakeReply.success('x'.repeat(9 * 1024 * 1024)), fakeReply.success('not asked for'));
+
+    const result = await complete(provider.gateway(), requestFor(provider));
+
+    expect(result).toEqual({ ok: false, error: 'provider_unavailable' });
+    expect(fake.requests).toHaveLength(1);
+  });
+
   it('retries a reset connection once', async () => {
     fake.respondWith(fakeReply.connectionReset(), fakeReply.success('after the reset'));
 

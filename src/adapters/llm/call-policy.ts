@@ -60,8 +60,13 @@ async function attemptOnce<T>(
   try {
     return { ok: true, value: await raceAgainst(signal, () => attempt(signal)) };
   } catch (error) {
-    return { ok: false, failure: signal.aborted ? UNAVAILABLE : safeClassify(classify, error) };
+    return { ok: false, failure: signal.aborted || isOversizedAnswer(error) ? UNAVAILABLE : safeClassify(classify, error) };
   }
+}
+
+/** An answer refused for its size (httpFetch's AnswerTooLargeError), however the SDK wrapped it. */
+function isOversizedAnswer(error: unknown): boolean {
+  return causeChain(error).some((link) => stringProperty(link, 'name') === 'AnswerTooLargeError');
 }
 
 function isRetryable(failure: ProviderFailure): boolean {

@@ -11,6 +11,18 @@ const agents = {
 
 const fetchFailed = (cause: unknown) => new TypeError('fetch failed', { cause });
 
+/**
+ * An answer past MAX_RESPONSE_BYTES. It reaches the SDK as a failed fetch, like any
+ * transport failure, but the call policy does not retry it: a second try would buffer as
+ * much again for the same answer.
+ */
+export class AnswerTooLargeError extends Error {
+  constructor() {
+    super('provider answer too large');
+    this.name = 'AnswerTooLargeError';
+  }
+}
+
 const requestBody = (body: RequestInit['body']): string | Uint8Array | undefined => {
   if (body === undefined || body === null) return undefined;
   if (typeof body === 'string' || body instanceof Uint8Array) return body;
@@ -177,7 +189,7 @@ export const httpFetch = (input: string | URL | Request, init: RequestInit = {})
       response.on('data', (chunk: Buffer) => {
         received += chunk.length;
         if (received > MAX_RESPONSE_BYTES) {
-          response.destroy(new Error('provider answer too large'));
+          response.destroy(new AnswerTooLargeError());
           return;
         }
         chunks.push(chunk);
