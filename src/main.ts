@@ -39,6 +39,7 @@ import { AzureOpenAiLlmGateway } from './adapters/llm/azure-openai-llm-gateway.t
 import { GoogleLlmGateway } from './adapters/llm/google-llm-gateway.ts';
 import { OpenAiEmbeddingGateway } from './adapters/llm/openai-embedding-gateway.ts';
 import { OpenAiLlmGateway } from './adapters/llm/openai-llm-gateway.ts';
+import { InFlightMailer } from './adapters/mail/in-flight-mailer.ts';
 import { LogMailer } from './adapters/mail/log-mailer.ts';
 import { NodemailerMailer } from './adapters/mail/nodemailer-mailer.ts';
 import { Db, isReady, migrate, migrationFiles, type Queryable } from './adapters/persistence/db.ts';
@@ -75,6 +76,9 @@ export const llmGateways = (config: Config): Record<LlmProvider, LlmGateway> => 
 });
 
 /** Lead e-mails over SMTP when SMTP_URL is set, else into the log. */
+/** How long shutdown waits for lead e-mails still being sent (SMTP's own timeouts are 10 s). */
+const MAIL_DRAIN_MS = 10_000;
+
 export const mailerFor = (config: Config, logger: Logger): Mailer =>
   config.SMTP_URL ? new NodemailerMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM }) : new LogMailer(logger);
 
@@ -109,7 +113,8 @@ export const createService = async (deps: ServiceDeps) => {
     timeoutMs: config.LLM_TIMEOUT_MS,
     model: config.EMBEDDING_MODEL,
   });
-  const mailer = mailerFor(config, logger);
+  // Lead e-mails leave after the answer: shutdown waits for those still being sent.
+  const mailer = new InFlightMailer(mailerFor(config, logger));
 
   const app = buildApp(
     {
@@ -158,7 +163,11 @@ export const createService = async (deps: ServiceDeps) => {
       isReady: () => isReady(db, expectedMigrations),
     },
   );
-  return { app, close: async () => sessionStore.close() };
+  const close = async () => {
+    if (!(await mailer.drain(MAIL_DRAIN_MS))) logger.warn({ pending: mailer.pending }, 'lead e-mails still being sent at shutdown');
+    await sessionStore.close();
+  };
+  return { app, close };
 };
 
 // ---------------------------------------------------------------- running it

@@ -135,3 +135,20 @@ describe('without SMTP_URL', () => {
     }
   });
 });
+
+describe('at shutdown', () => {
+  it('waits for a lead e-mail still being sent before it closes', async () => {
+    const slowSink = await startSmtpSink({ acceptAfterMs: 700 });
+    const app = await startTestApp({ env: { SMTP_URL: `smtp://127.0.0.1:${slowSink.port}`, MAIL_FROM } });
+    try {
+      const owner = await ownerWantingEmails(app);
+      const response = await owner.widget.post('/leads', { email: 'late.recruiter@corp.example' });
+      expect(response.status).toBe(201);
+      expect(mentioning(slowSink, 'late.recruiter@corp.example')).toHaveLength(0); // still on its way
+    } finally {
+      await app.close();
+    }
+    expect(mentioning(slowSink, 'late.recruiter@corp.example')).toHaveLength(1);
+    await slowSink.close();
+  });
+});

@@ -10,9 +10,10 @@ export interface ReceivedMail {
 
 /**
  * A real SMTP server (the smtp-server package) on a free loopback port that keeps every
- * message it accepts. With `refuse`, it answers 550 to every message instead.
+ * message it accepts. With `refuse`, it answers 550 to every message instead; with
+ * `acceptAfterMs`, it takes that long to accept (and keep) each message.
  */
-export const startSmtpSink = async (options: { refuse?: boolean } = {}) => {
+export const startSmtpSink = async (options: { refuse?: boolean; acceptAfterMs?: number } = {}) => {
   const received: ReceivedMail[] = [];
   const server = new SMTPServer({
     logger: false,
@@ -29,12 +30,14 @@ export const startSmtpSink = async (options: { refuse?: boolean } = {}) => {
           return;
         }
         const raw = Buffer.concat(chunks).toString('utf8');
-        received.push({
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-          to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
-          text: raw.replace(/\r\n[ \t]+/g, ' ').replace(/=\r\n/g, ''),
-        });
-        callback();
+        setTimeout(() => {
+          received.push({
+            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+            to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
+            text: raw.replace(/\r\n[ \t]+/g, ' ').replace(/=\r\n/g, ''),
+          });
+          callback();
+        }, options.acceptAfterMs ?? 0);
       });
     },
   });
