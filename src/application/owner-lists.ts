@@ -1,4 +1,4 @@
-import { isUuid } from '../domain/pagination.ts';
+import { decodeCursor, isUuid, type PageCursor } from '../domain/pagination.ts';
 import { err, ok, type Result } from '../domain/result.ts';
 import type { Bot, Conversation, Lead, Notification, Page, StoredMessage } from '../domain/types.ts';
 import type {
@@ -46,9 +46,25 @@ export const makeListLeads = (d: { bots: BotRepository; leads: LeadRepository })
     onBot(userId, async (bot) => ok(await d.leads.list(bot.id, page)));
 };
 
+/** Leads per page of an export: the whole list is never held at once. */
+export const EXPORT_PAGE_SIZE = 500;
+
+/** Every lead of the owner's bot, newest first, one page at a time (keyset, so no row is read twice). */
 export const makeExportLeads = (d: { bots: BotRepository; leads: LeadRepository }) => {
   const onBot = withBot(d.bots);
-  return (userId: string): Promise<Result<Lead[], OwnerError>> => onBot(userId, async (bot) => ok(await d.leads.all(bot.id)));
+  return (userId: string): Promise<Result<AsyncIterable<Lead[]>, OwnerError>> =>
+    onBot(userId, async (bot) =>
+      ok(
+        (async function* pages() {
+          let cursor: PageCursor | null = null;
+          do {
+            const page: Page<Lead> = await d.leads.list(bot.id, { limit: EXPORT_PAGE_SIZE, cursor });
+            if (page.items.length > 0) yield page.items;
+            cursor = page.nextCursor === null ? null : decodeCursor(page.nextCursor);
+          } while (cursor !== null);
+        })(),
+      ),
+    );
 };
 
 export const makeListNotifications =

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EXPORT_PAGE_SIZE } from '../../src/application/owner-lists.ts';
 import { PgConversationRepository } from '../../src/adapters/persistence/pg-conversation-repository.ts';
 import { PgLeadRepository } from '../../src/adapters/persistence/pg-lead-repository.ts';
 import { PgNotificationRepository } from '../../src/adapters/persistence/pg-notification-repository.ts';
@@ -213,6 +214,27 @@ describe('GET /api/bots/leads and leads.csv', () => {
         'Zoë — 日本語 — 🚀',
       ].reverse(),
     );
+  });
+});
+
+describe('GET /api/bots/leads.csv, larger than a page', () => {
+  it('streams every lead once, newest first, across export pages, ties on time included', async () => {
+    const { client, botId } = await ownerWithBot();
+    const count = EXPORT_PAGE_SIZE * 2 + 37;
+    // Many leads share one capture time, so page boundaries fall inside a tie.
+    await app.db.query(
+      `INSERT INTO leads (bot_id, email, captured_at)
+       SELECT $1, 'bulk' || i || '@example.com', $2::timestamptz + ((i / 7) * interval '1 second')
+       FROM generate_series(1, $3) AS i`,
+      [botId, '2026-06-01T00:00:00.000Z', count],
+    );
+    const response = await fetch(`${app.baseUrl}/api/bots/leads.csv`, { headers: { cookie: client.cookieHeader() } });
+    expect(response.status).toBe(200);
+    const rows = parseCsv((await response.text()).replace(/^\uFEFF/, '')).slice(1);
+    expect(rows).toHaveLength(count);
+    expect(new Set(rows.map((row) => row[0])).size).toBe(count);
+    const times = rows.map((row) => Date.parse(row[2]!));
+    expect(times).toEqual([...times].sort((a, b) => b - a));
   });
 });
 

@@ -1,3 +1,5 @@
+import type { Response } from 'express';
+
 const NEEDS_QUOTES = /[",\r\n]/;
 /** Cells a spreadsheet would run as a formula. */
 const FORMULA_START = /^[=+\-@\t\r]/;
@@ -9,6 +11,30 @@ export const csvCell = (value: string | null): string => {
   return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
 };
 
-/** UTF-8 with a byte-order mark (so spreadsheets read non-ASCII right), CRLF line ends. */
-export const toCsv = (header: string[], rows: (string | null)[][]): string =>
-  '\uFEFF' + [header, ...rows].map((row) => row.map(csvCell).join(',')).join('\r\n') + '\r\n';
+const csvLine = (row: (string | null)[]): string => `${row.map(csvCell).join(',')}\r\n`;
+
+/** Resolves when the response can take more, or has closed (a client that left never drains). */
+const writable = (res: Response) =>
+  new Promise<void>((resolve) => {
+    const done = () => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.on('drain', done);
+    res.on('close', done);
+  });
+
+/**
+ * A CSV written page by page as the client takes it, so a large export is never held whole:
+ * UTF-8 with a byte-order mark (so spreadsheets read non-ASCII right), CRLF line ends. Stops
+ * reading pages once the client has gone.
+ */
+export const writeCsv = async (res: Response, header: string[], pages: AsyncIterable<(string | null)[][]>): Promise<void> => {
+  res.write('\uFEFF' + csvLine(header));
+  for await (const rows of pages) {
+    if (res.destroyed) return;
+    if (!res.write(rows.map(csvLine).join(''))) await writable(res);
+  }
+  res.end();
+};

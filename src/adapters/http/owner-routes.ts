@@ -12,7 +12,7 @@ import type {
 } from '../../application/owner-lists.ts';
 import type { ConversationSummary } from '../../application/ports.ts';
 import type { Conversation, Lead, Notification, Page } from '../../domain/types.ts';
-import { toCsv } from './csv.ts';
+import { writeCsv } from './csv.ts';
 import { ownerErrorReply, reply } from './http-errors.ts';
 import { currentUserId } from './owner-auth.ts';
 import { accountSettingsBody, notificationsQuery, pageQuery } from './schemas.ts';
@@ -28,6 +28,17 @@ export interface OwnerRouteDeps {
   markAllNotificationsRead: ReturnType<typeof makeMarkAllNotificationsRead>;
   getAccountSettings: ReturnType<typeof makeGetAccountSettings>;
   updateAccountSettings: ReturnType<typeof makeUpdateAccountSettings>;
+}
+
+const LEAD_CSV_HEADER = ['id', 'email', 'capturedAt', 'conversationId', 'contextSummary'];
+
+const leadCsvRow = (lead: Lead) => {
+  const json = leadJson(lead);
+  return [json.id, json.email, json.capturedAt, json.conversationId, json.contextSummary];
+};
+
+async function* mapPages<T, U>(pages: AsyncIterable<T[]>, map: (item: T) => U): AsyncIterable<U[]> {
+  for await (const page of pages) yield page.map(map);
 }
 
 const conversationJson = (c: Conversation) => ({
@@ -90,17 +101,14 @@ export const botListRoutes = (d: OwnerRouteDeps): Router => {
   router.get('/leads.csv', async (req, res) => {
     const result = await d.exportLeads(currentUserId(req));
     if (!result.ok) return reply(res, ownerErrorReply(result.error));
-    const rows = result.value.map((lead) => {
-      const json = leadJson(lead);
-      return [json.id, json.email, json.capturedAt, json.conversationId, json.contextSummary];
+    res.set({
+      'Content-Type': 'text/csv; charset=utf-8',
+      'Content-Disposition': 'attachment; filename="leads.csv"',
+      'Cache-Control': 'no-store',
     });
-    res
-      .set({
-        'Content-Type': 'text/csv; charset=utf-8',
-        'Content-Disposition': 'attachment; filename="leads.csv"',
-        'Cache-Control': 'no-store',
-      })
-      .send(toCsv(['id', 'email', 'capturedAt', 'conversationId', 'contextSummary'], rows));
+    // Streamed a page at a time, waiting for the client to take each: a large export is
+    // never held whole in memory. A failure past the first byte ends the connection.
+    await writeCsv(res, LEAD_CSV_HEADER, mapPages(result.value, leadCsvRow));
   });
 
   return router;
