@@ -9,32 +9,56 @@
 --
 -- Requests are taken in bucket order (and in arrival order within a bucket): two batches
 -- that share buckets lock them in the same order, so they cannot deadlock each other.
+--
+-- One row per request, in the order given: whether it was admitted and, when it was not, the
+-- bucket as the refusal found it (read under the row's lock), so the caller can tell which
+-- tier refused and until when without another statement.
 CREATE FUNCTION rate_limit_admit(
   buckets text[],
   short_starts timestamptz[],
   long_starts timestamptz[],
   per_minute integer[],
   per_day integer[]
-) RETURNS boolean[]
+) RETURNS TABLE (
+  admitted boolean,
+  state_short_start timestamptz,
+  state_short_count integer,
+  state_long_start timestamptz,
+  state_long_count integer
+)
 LANGUAGE plpgsql STRICT AS $$
 DECLARE
-  admitted boolean[] := array_fill(false, ARRAY[cardinality(buckets)]);
-  i integer;
+  n integer := cardinality(buckets);
+  granted boolean[] := array_fill(false, ARRAY[n]);
+  short_start_seen timestamptz[] := array_fill(NULL::timestamptz, ARRAY[n]);
+  short_count_seen integer[] := array_fill(NULL::integer, ARRAY[n]);
+  long_start_seen timestamptz[] := array_fill(NULL::timestamptz, ARRAY[n]);
+  long_count_seen integer[] := array_fill(NULL::integer, ARRAY[n]);
+  stored rate_limit_buckets%ROWTYPE;
+  k integer;
 BEGIN
-  FOR i IN SELECT r.ord FROM unnest(buckets) WITH ORDINALITY AS r(bucket, ord) ORDER BY r.bucket, r.ord LOOP
-    CONTINUE WHEN per_minute[i] < 1 OR per_day[i] < 1;
-    INSERT INTO rate_limit_buckets AS b (bucket, short_start, short_count, long_start, long_count)
-    VALUES (buckets[i], short_starts[i], 1, long_starts[i], 1)
-    ON CONFLICT (bucket) DO UPDATE SET
-      short_start = GREATEST(b.short_start, EXCLUDED.short_start),
-      short_count = CASE WHEN EXCLUDED.short_start > b.short_start THEN 1 ELSE b.short_count + 1 END,
-      long_start  = GREATEST(b.long_start, EXCLUDED.long_start),
-      long_count  = CASE WHEN EXCLUDED.long_start > b.long_start THEN 1 ELSE b.long_count + 1 END
-    WHERE (EXCLUDED.short_start > b.short_start OR b.short_count < per_minute[i])
-      AND (EXCLUDED.long_start > b.long_start OR b.long_count < per_day[i]);
-    admitted[i] := FOUND;
+  FOR k IN SELECT r.ord FROM unnest(buckets) WITH ORDINALITY AS r(bucket, ord) ORDER BY r.bucket, r.ord LOOP
+    IF per_minute[k] >= 1 AND per_day[k] >= 1 THEN
+      INSERT INTO rate_limit_buckets AS b (bucket, short_start, short_count, long_start, long_count)
+      VALUES (buckets[k], short_starts[k], 1, long_starts[k], 1)
+      ON CONFLICT (bucket) DO UPDATE SET
+        short_start = GREATEST(b.short_start, EXCLUDED.short_start),
+        short_count = CASE WHEN EXCLUDED.short_start > b.short_start THEN 1 ELSE b.short_count + 1 END,
+        long_start  = GREATEST(b.long_start, EXCLUDED.long_start),
+        long_count  = CASE WHEN EXCLUDED.long_start > b.long_start THEN 1 ELSE b.long_count + 1 END
+      WHERE (EXCLUDED.short_start > b.short_start OR b.short_count < per_minute[k])
+        AND (EXCLUDED.long_start > b.long_start OR b.long_count < per_day[k]);
+      granted[k] := FOUND;
+    END IF;
+    IF NOT granted[k] THEN
+      SELECT * INTO stored FROM rate_limit_buckets AS b WHERE b.bucket = buckets[k];
+      short_start_seen[k] := stored.short_start;
+      short_count_seen[k] := stored.short_count;
+      long_start_seen[k] := stored.long_start;
+      long_count_seen[k] := stored.long_count;
+    END IF;
   END LOOP;
-  RETURN admitted;
+  RETURN QUERY SELECT * FROM unnest(granted, short_start_seen, short_count_seen, long_start_seen, long_count_seen);
 END
 $$;
 

@@ -75,10 +75,10 @@ export const llmGateways = (config: Config): Record<LlmProvider, LlmGateway> => 
   azure: new AzureOpenAiLlmGateway({ timeoutMs: config.LLM_TIMEOUT_MS, allowedHosts: config.AZURE_OPENAI_ALLOWED_HOSTS }),
 });
 
-/** Lead e-mails over SMTP when SMTP_URL is set, else into the log. */
 /** How long shutdown waits for lead e-mails still being sent (SMTP's own timeouts are 10 s). */
 const MAIL_DRAIN_MS = 10_000;
 
+/** Lead e-mails over SMTP when SMTP_URL is set, else into the log. */
 export const mailerFor = (config: Config, logger: Logger): Mailer =>
   config.SMTP_URL ? new NodemailerMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM }) : new LogMailer(logger);
 

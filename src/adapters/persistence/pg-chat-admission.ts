@@ -1,16 +1,18 @@
 import type { ChatAdmission, ChatTarget, RateLimitDecision, RateLimits } from '../../application/ports.ts';
+import { ServiceUnavailableError } from '../../domain/errors.ts';
 import { effectiveRateLimits } from '../../domain/bot-rules.ts';
 import { isUuid } from '../../domain/pagination.ts';
 import type { LlmProvider } from '../../domain/types.ts';
 import { prepared, type Queryable } from './db.ts';
 import { BOT_COLUMNS, rowToBot, type BotRow } from './pg-bot-repository.ts';
-import { PgRateLimiter, windowsAt } from './pg-rate-limiter.ts';
+import { admissionDecision, windowsAt, type AdmissionRow } from './pg-rate-limiter.ts';
 
 /**
  * The chat targets of a batch of requests and their admissions, in one statement: only
  * requests whose target exists (an active bot whose owner chose a provider and model) reach
- * `rate_limit_admit`, which takes them in arrival order within each bucket. The limits are
- * each bot's overrides over the defaults, read from the same row.
+ * `rate_limit_admit`, which takes them in arrival order within each bucket and reports, for
+ * each refusal, the bucket that refused it. The limits are each bot's overrides over the
+ * defaults, read from the same row.
  * Arrays, one element per request: $1 bot ids, $2 buckets, $3 minute window starts,
  * $4 day window starts, $5/$6 default limits.
  */
@@ -31,18 +33,25 @@ const ADMIT_BATCH = prepared(
     JOIN users u ON u.id = b.user_id
     WHERE b.is_active AND u.llm_provider IS NOT NULL AND u.llm_model IS NOT NULL
   ),
-  decision AS (
-    SELECT array_agg(ord ORDER BY ord) AS ords,
-           rate_limit_admit(array_agg(bucket ORDER BY ord), array_agg(short_start ORDER BY ord),
-                            array_agg(long_start ORDER BY ord), array_agg(per_minute ORDER BY ord),
-                            array_agg(per_day ORDER BY ord)) AS admitted
+  inputs AS (
+    SELECT array_agg(ord ORDER BY ord) AS ords, array_agg(bucket ORDER BY ord) AS buckets,
+           array_agg(short_start ORDER BY ord) AS short_starts, array_agg(long_start ORDER BY ord) AS long_starts,
+           array_agg(per_minute ORDER BY ord) AS per_minutes, array_agg(per_day ORDER BY ord) AS per_days
     FROM target
+  ),
+  decision AS (
+    SELECT inputs.ords[d.position] AS ord, d.admitted, d.state_short_start, d.state_short_count,
+           d.state_long_start, d.state_long_count
+    FROM inputs, LATERAL rate_limit_admit(inputs.buckets, inputs.short_starts, inputs.long_starts, inputs.per_minutes,
+                                          inputs.per_days)
+      WITH ORDINALITY AS d(admitted, state_short_start, state_short_count, state_long_start, state_long_count, position)
   )
-  SELECT target.*, decision.admitted[array_position(decision.ords, target.ord)] AS admitted
-  FROM target CROSS JOIN decision`,
+  SELECT target.*, decision.admitted, decision.state_short_start, decision.state_short_count,
+         decision.state_long_start, decision.state_long_count
+  FROM target JOIN decision ON decision.ord = target.ord`,
 );
 
-type AdmissionRow = BotRow & { ord: string; llm_provider: LlmProvider; llm_model: string; admitted: boolean };
+type TargetRow = BotRow & AdmissionRow & { ord: string; llm_provider: LlmProvider; llm_model: string };
 type Admission = { target: null } | { target: ChatTarget; decision: RateLimitDecision };
 
 interface Waiting {
@@ -52,6 +61,8 @@ interface Waiting {
   now: Date;
   resolve: (admission: Admission) => void;
   reject: (error: unknown) => void;
+  /** Fails the request if no batch has taken it by then (the database is not answering). */
+  deadline: NodeJS.Timeout;
 }
 
 export interface ChatAdmissionBatching {
@@ -59,9 +70,14 @@ export interface ChatAdmissionBatching {
   maxInFlight: number;
   /** Requests in one batch at most. */
   maxBatch: number;
+  /**
+   * How long a request may wait for a batch to take it: past that the database is not
+   * answering, and the request fails as unavailable (503), like a pool checkout that times out.
+   */
+  queueTimeoutMs: number;
 }
 
-const DEFAULT_BATCHING: ChatAdmissionBatching = { maxInFlight: 2, maxBatch: 64 };
+const DEFAULT_BATCHING: ChatAdmissionBatching = { maxInFlight: 2, maxBatch: 64, queueTimeoutMs: 5_000 };
 
 /**
  * Chat admissions, grouped: the requests that arrive while earlier batches are on the wire
@@ -74,16 +90,28 @@ export class PgChatAdmission implements ChatAdmission {
   private readonly waiting: Waiting[] = [];
   private inFlight = 0;
   private flushScheduled = false;
+  private readonly batching: ChatAdmissionBatching;
 
   constructor(
     private readonly q: Queryable,
-    private readonly batching: ChatAdmissionBatching = DEFAULT_BATCHING,
-  ) {}
+    batching: Partial<ChatAdmissionBatching> = {},
+  ) {
+    this.batching = { ...DEFAULT_BATCHING, ...batching };
+  }
 
   admit(botId: string, bucket: string, defaults: RateLimits, now: Date): Promise<Admission> {
     if (!isUuid(botId)) return Promise.resolve({ target: null });
     return new Promise((resolve, reject) => {
-      this.waiting.push({ botId, bucket, defaults, now, resolve, reject });
+      const request: Waiting = {
+        botId,
+        bucket,
+        defaults,
+        now,
+        resolve,
+        reject,
+        deadline: setTimeout(() => this.expire(request), this.batching.queueTimeoutMs),
+      };
+      this.waiting.push(request);
       if (!this.flushScheduled) {
         this.flushScheduled = true;
         setImmediate(() => {
@@ -94,9 +122,17 @@ export class PgChatAdmission implements ChatAdmission {
     });
   }
 
+  private expire(request: Waiting): void {
+    const index = this.waiting.indexOf(request);
+    if (index < 0) return; // a batch took it meanwhile
+    this.waiting.splice(index, 1);
+    request.reject(new ServiceUnavailableError(new Error('no chat admission batch could be sent in time')));
+  }
+
   private flush(): void {
     while (this.inFlight < this.batching.maxInFlight && this.waiting.length > 0) {
       const batch = this.waiting.splice(0, this.batching.maxBatch);
+      for (const request of batch) clearTimeout(request.deadline);
       this.inFlight += 1;
       void this.run(batch).finally(() => {
         this.inFlight -= 1;
@@ -106,7 +142,7 @@ export class PgChatAdmission implements ChatAdmission {
   }
 
   private async run(batch: Waiting[]): Promise<void> {
-    let rows: AdmissionRow[];
+    let rows: TargetRow[];
     try {
       rows = await this.query(batch);
     } catch (error) {
@@ -114,21 +150,13 @@ export class PgChatAdmission implements ChatAdmission {
       return;
     }
     const byOrdinal = new Map(rows.map((row) => [Number(row.ord), row]));
-    await Promise.all(
-      batch.map(async (request, index) => {
-        try {
-          request.resolve(await this.outcome(request, byOrdinal.get(index + 1)));
-        } catch (error) {
-          request.reject(error);
-        }
-      }),
-    );
+    for (const [index, request] of batch.entries()) request.resolve(outcome(request, byOrdinal.get(index + 1)));
   }
 
-  private query(batch: Waiting[]): Promise<AdmissionRow[]> {
+  private query(batch: Waiting[]): Promise<TargetRow[]> {
     const windows = batch.map((request) => windowsAt(request.now));
     return this.q
-      .query<AdmissionRow>(ADMIT_BATCH, [
+      .query<TargetRow>(ADMIT_BATCH, [
         batch.map((request) => request.botId),
         batch.map((request) => request.bucket),
         windows.map((window) => window.shortStart),
@@ -139,13 +167,14 @@ export class PgChatAdmission implements ChatAdmission {
       .then((result) => result.rows);
   }
 
-  private async outcome(request: Waiting, row: AdmissionRow | undefined): Promise<Admission> {
-    if (!row) return { target: null };
-    const bot = rowToBot(row);
-    const target = { bot, provider: row.llm_provider, model: row.llm_model };
-    if (row.admitted) return { target, decision: { allowed: true } };
-    // Refused (the rare path): the limiter reads the bucket to say which tier and until when.
-    const limits = effectiveRateLimits(bot, request.defaults);
-    return { target, decision: await new PgRateLimiter(this.q).consume(request.bucket, limits, request.now) };
-  }
 }
+
+/** A request's admission from its row: none means no target (unknown, inactive or ownerless bot). */
+const outcome = (request: Waiting, row: TargetRow | undefined): Admission => {
+  if (!row) return { target: null };
+  const bot = rowToBot(row);
+  return {
+    target: { bot, provider: row.llm_provider, model: row.llm_model },
+    decision: admissionDecision(row, effectiveRateLimits(bot, request.defaults), request.now),
+  };
+};

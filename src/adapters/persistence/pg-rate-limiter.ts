@@ -10,11 +10,13 @@ export const windowsAt = (now: Date) => ({
   longStart: new Date(Math.floor(now.getTime() / DAY_MS) * DAY_MS),
 });
 
-interface BucketRow {
-  short_start: Date;
-  short_count: number;
-  long_start: Date;
-  long_count: number;
+/** One request's row from rate_limit_admit: the bucket as a refusal found it (null when admitted or absent). */
+export interface AdmissionRow {
+  admitted: boolean;
+  state_short_start: Date | null;
+  state_short_count: number | null;
+  state_long_start: Date | null;
+  state_long_count: number | null;
 }
 
 /**
@@ -24,10 +26,8 @@ interface BucketRow {
  */
 const CONSUME = prepared(
   'rate-limit-consume',
-  `SELECT (rate_limit_admit(ARRAY[$1::text], ARRAY[$2::timestamptz], ARRAY[$3::timestamptz], ARRAY[$4::int], ARRAY[$5::int]))[1] AS admitted`,
+  `SELECT * FROM rate_limit_admit(ARRAY[$1::text], ARRAY[$2::timestamptz], ARRAY[$3::timestamptz], ARRAY[$4::int], ARRAY[$5::int])`,
 );
-
-const FIND_BUCKET = 'SELECT short_start, short_count, long_start, long_count FROM rate_limit_buckets WHERE bucket = $1';
 
 interface Tier {
   start: number;
@@ -35,36 +35,31 @@ interface Tier {
 }
 
 /** A tier's usage as seen at `windowStart`: a stored window older than that has expired. */
-const tierAt = (windowStart: number, stored: { start: Date; count: number } | null): Tier =>
-  stored && stored.start.getTime() >= windowStart ? { start: stored.start.getTime(), count: stored.count } : { start: windowStart, count: 0 };
+const tierAt = (windowStart: number, start: Date | null, count: number | null): Tier =>
+  start !== null && count !== null && start.getTime() >= windowStart
+    ? { start: start.getTime(), count }
+    : { start: windowStart, count: 0 };
 
-/** The tier that refuses the next request; `long` when both do, as it reopens last. */
-const rejection = (short: Tier, long: Tier, limits: RateLimits): RateLimitDecision | null => {
-  if (long.count >= limits.perDay) return { allowed: false, scope: 'long', resetAt: long.start + DAY_MS };
-  if (short.count >= limits.perMinute) return { allowed: false, scope: 'short', resetAt: short.start + MINUTE_MS };
-  return null;
+/**
+ * The decision for one request at `now` from its rate_limit_admit row. A refusal names the
+ * tier that refuses: `short` when only the minute is full, else `long` (when both are full,
+ * the day reopens last).
+ */
+export const admissionDecision = (row: AdmissionRow | undefined, limits: RateLimits, now: Date): RateLimitDecision => {
+  if (row?.admitted) return { allowed: true };
+  const windows = windowsAt(now);
+  const short = tierAt(windows.shortStart.getTime(), row?.state_short_start ?? null, row?.state_short_count ?? null);
+  const long = tierAt(windows.longStart.getTime(), row?.state_long_start ?? null, row?.state_long_count ?? null);
+  if (short.count >= limits.perMinute && long.count < limits.perDay) return { allowed: false, scope: 'short', resetAt: short.start + MINUTE_MS };
+  return { allowed: false, scope: 'long', resetAt: long.start + DAY_MS };
 };
 
 export class PgRateLimiter implements RateLimiter {
   constructor(private readonly q: Queryable) {}
 
   async consume(bucket: string, limits: RateLimits, now: Date): Promise<RateLimitDecision> {
-    const windows = windowsAt(now);
-    const shortStart = windows.shortStart.getTime();
-    const longStart = windows.longStart.getTime();
-    const params = [bucket, windows.shortStart, windows.longStart, limits.perMinute, limits.perDay];
-    // Refused: the row tells which tier is full. Should a caller with a later clock roll a
-    // window over between the two statements, neither is full any more: try again.
-    for (let attempt = 0; attempt < 3; attempt += 1) {
-      if ((await this.q.query<{ admitted: boolean }>(CONSUME, params)).rows[0]?.admitted) return { allowed: true };
-      const row = (await this.q.query<BucketRow>(FIND_BUCKET, [bucket])).rows[0];
-      const decision = rejection(
-        tierAt(shortStart, row ? { start: row.short_start, count: row.short_count } : null),
-        tierAt(longStart, row ? { start: row.long_start, count: row.long_count } : null),
-        limits,
-      );
-      if (decision) return decision;
-    }
-    throw new Error(`rate limit bucket ${bucket} kept changing windows`);
+    const { shortStart, longStart } = windowsAt(now);
+    const { rows } = await this.q.query<AdmissionRow>(CONSUME, [bucket, shortStart, longStart, limits.perMinute, limits.perDay]);
+    return admissionDecision(rows[0], limits, now);
   }
 }
