@@ -70,6 +70,8 @@ const LOOK_ALIKES: Record<string, string> = {
   ᴏ: 'o', ᴘ: 'p', ʀ: 'r', ꜱ: 's', ᴛ: 't', ᴜ: 'u', ᴠ: 'v', ᴡ: 'w', ʏ: 'y', ᴢ: 'z', ɑ: 'a', ɡ: 'g', ɩ: 'i', ɵ: 'o',
   // Armenian
   օ: 'o', ս: 'u', հ: 'h', ո: 'n', ց: 'g', զ: 'q',
+  // Latin letters that NFD does not split into letter and accent
+  ł: 'l', Ł: 'L', ı: 'i', ø: 'o', Ø: 'O', đ: 'd', Đ: 'D',
   // Typographic apostrophes
   '\u2018': "'", '\u2019': "'", '\u02BC': "'",
 };
@@ -82,6 +84,7 @@ const INVISIBLE_RANGES: readonly [number, number][] = [
   [0x00ad, 0x00ad], [0x0300, 0x036f], [0x0483, 0x0489], [0x061c, 0x061c], [0x115f, 0x1160], [0x17b4, 0x17b5],
   [0x180b, 0x180f], [0x1ab0, 0x1aff], [0x1dc0, 0x1dff], [0x200b, 0x200f], [0x202a, 0x202e], [0x2060, 0x206f],
   [0x20d0, 0x20ff], [0x3164, 0x3164], [0xfe00, 0xfe0f], [0xfe20, 0xfe2f], [0xfeff, 0xfeff], [0xffa0, 0xffa0],
+  [0x064b, 0x065f], [0x0670, 0x0670], [0x3099, 0x309a],
 ];
 
 /** For each non-ASCII UTF-16 code unit: INVISIBLE, the ASCII code of its look-alike, or 0. */
@@ -111,12 +114,25 @@ export interface Vocabulary {
   readonly children: Uint16Array;
   /** The word that ends at each node, or null. */
   readonly words: (string | null)[];
+  /** The typo targets a word may be a misspelling of, by typoSlot(first letter, length); see readTypo. */
+  readonly typoTargets: (string[] | undefined)[];
 }
 
-export function buildVocabulary(words: Iterable<string>): Vocabulary {
+/** typoTargets: words worth reading through one typo ("pasword", "ignroe"); they join the vocabulary too. */
+export function buildVocabulary(words: Iterable<string>, typoTargets: Iterable<string> = []): Vocabulary {
   const letterWords = new Set<string>();
   for (const word of words) if (/^[a-z]+$/.test(word)) letterWords.add(word);
   for (let code = 97; code <= 122; code += 1) letterWords.add(String.fromCharCode(code));
+  const bySlot = new Array<string[] | undefined>(typoSlot(26, 0));
+  for (const target of typoTargets) {
+    if (!/^[a-z]{4,13}$/.test(target)) continue;
+    letterWords.add(target);
+    const anyEdit = target.length >= MIN_ANY_EDIT_LENGTH;
+    for (let length = target.length - 1; length <= target.length + 1; length += 1) {
+      if (length !== target.length && !anyEdit) continue;
+      (bySlot[typoSlot(target.charCodeAt(0) - 97, length)] ??= []).push(target);
+    }
+  }
   let nodes = 1;
   for (const word of letterWords) nodes += word.length;
   if (nodes > 0xffff) throw new Error('The vocabulary is too large for its 16-bit trie.');
@@ -132,7 +148,7 @@ export function buildVocabulary(words: Iterable<string>): Vocabulary {
     }
     endings[node] = word;
   }
-  return { children, words: endings };
+  return { children, words: endings, typoTargets: bySlot };
 }
 
 function step(vocabulary: Vocabulary, node: number, letter: number): number {
@@ -177,6 +193,8 @@ export function canonicalWord(word: string): string {
 export interface Tokens {
   readonly words: string[];
   readonly base64Runs: string[];
+  /** Whether the text has letters with no Latin reading (Cyrillic, Arabic, Chinese, ...): worth a gloss. */
+  readonly hasForeignLetters: boolean;
 }
 
 const enum Char {
@@ -239,6 +257,7 @@ export function tokenize(normalized: string, vocabulary: Vocabulary): Tokens {
   let afterLowerCase = false;
   let base64Start = 0;
   let skipped = false;
+  let hasForeignLetters = false;
 
   const length = normalized.length;
   for (let i = 0; i <= length; i += 1) {
@@ -313,9 +332,10 @@ export function tokenize(normalized: string, vocabulary: Vocabulary): Tokens {
       }
     } else {
       foreign = true;
+      hasForeignLetters = true;
     }
   }
-  return { words: joinSpacedLetters(words, vocabulary), base64Runs };
+  return { words: joinSpacedLetters(words, vocabulary), base64Runs, hasForeignLetters };
 }
 
 /** A base64 run as text, without the invisible characters tokenize read through. */
@@ -342,7 +362,64 @@ function finishWord(
 ): string {
   if (foreign) return UNKNOWN_WORD;
   if (!readable) return end - start === 1 && normalized.charCodeAt(start) === 48 ? ZERO : UNKNOWN_WORD;
-  return wordAt(vocabulary, asI) ?? (asL === SAME_AS_I ? null : wordAt(vocabulary, asL)) ?? UNKNOWN_WORD;
+  const known = wordAt(vocabulary, asI) ?? (asL === SAME_AS_I ? null : wordAt(vocabulary, asL));
+  if (known !== null) return known;
+  const length = end - start;
+  if (length < MIN_TYPO_LENGTH || length > MAX_TYPO_LENGTH) return UNKNOWN_WORD;
+  const first = (normalized.charCodeAt(start) | 32) - A;
+  const targets = first >= 0 && first < 26 ? vocabulary.typoTargets[typoSlot(first, length)] : undefined;
+  return targets === undefined ? UNKNOWN_WORD : readTypo(targets, normalized, start, length);
+}
+
+// ------------------------------------------------------------------ typos
+
+const MIN_TYPO_LENGTH = 4;
+const MAX_TYPO_LENGTH = 14;
+/** Below this length only a swap of two neighbouring letters counts: "rlues", "shwo", but not "roles". */
+const MIN_ANY_EDIT_LENGTH = 6;
+
+function typoSlot(firstLetter: number, length: number): number {
+  return firstLetter * (MAX_TYPO_LENGTH + 1) + length;
+}
+
+/**
+ * The typo target an unknown word is one slip away from, or UNKNOWN_WORD: one pair of neighbouring
+ * letters swapped ("ignroe", "previuos"), or for targets of six letters or more also one letter
+ * dropped ("promt"), added or replaced ("pasword" is a drop). A target plus "s" or "d" is an
+ * inflection, not a typo, and stays unknown ("systems", "ignored"). Only the few targets with the
+ * word's first letter and a near length are compared, each up to its second difference, so the cost
+ * stays a small constant per word.
+ */
+function readTypo(targets: readonly string[], text: string, start: number, length: number): string {
+  for (const target of targets) {
+    if (isOneSlipFrom(text, start, length, target)) return target;
+  }
+  return UNKNOWN_WORD;
+}
+
+function lowerLetterAt(text: string, i: number): number {
+  const code = text.charCodeAt(i);
+  return code >= 65 && code <= 90 ? code + 32 : code;
+}
+
+function isOneSlipFrom(text: string, start: number, length: number, target: string): boolean {
+  const shorter = Math.min(length, target.length);
+  let i = 0;
+  while (i < shorter && lowerLetterAt(text, start + i) === target.charCodeAt(i)) i += 1;
+  if (i === length && i === target.length) return false;
+  const slip = lowerLetterAt(text, start + i);
+  if (i < length && (slip < 97 || slip > 122)) return false;
+  if (length === target.length + 1) {
+    if (i === target.length && (slip === 115 || slip === 100)) return false;
+    return restMatches(text, start, length, i + 1, target, i);
+  }
+  if (length === target.length - 1) return restMatches(text, start, length, i, target, i + 1);
+  const swapped =
+    i + 1 < length &&
+    slip === target.charCodeAt(i + 1) &&
+    lowerLetterAt(text, start + i + 1) === target.charCodeAt(i) &&
+    restMatches(text, start, length, i + 2, target, i + 2);
+  return swapped || (target.length >= MIN_ANY_EDIT_LENGTH && restMatches(text, start, length, i + 1, target, i + 1));
 }
 
 function pushBoundaryFor(tokens: string[], code: number, next: number): void {
@@ -414,6 +491,15 @@ function joinSpacedLetters(tokens: string[], vocabulary: Vocabulary): string[] {
   return out ?? tokens;
 }
 
+/** Whether the word's letters from `from` on equal the target's from `to` on, to the end of both. */
+function restMatches(text: string, start: number, length: number, from: number, target: string, to: number): boolean {
+  if (length - from !== target.length - to) return false;
+  for (; from < length; from += 1, to += 1) {
+    if (lowerLetterAt(text, start + from) !== target.charCodeAt(to)) return false;
+  }
+  return true;
+}
+
 // ------------------------------------------------------------------ base64
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
@@ -432,12 +518,267 @@ export function decodeBase64Text(run: string): string | null {
   for (let i = 0; i < binary.length; i += 1) {
     const byte = binary.charCodeAt(i);
     bytes[i] = byte;
-    if ((byte >= 0x20 && byte < 0x7f) || byte === 0x0a || byte === 0x0d || byte === 0x09) printable += 1;
+    if (isPrintableByte(byte)) printable += 1;
   }
+  return printableUtf8(bytes, printable);
+}
+
+const isPrintableByte = (byte: number) =>
+  (byte >= 0x20 && byte < 0x7f) || byte === 0x0a || byte === 0x0d || byte === 0x09;
+
+/** The bytes as text when at least MIN_PRINTABLE_SHARE of them are printable ASCII and they are valid UTF-8. */
+function printableUtf8(bytes: Uint8Array, printable: number): string | null {
   if (printable < bytes.length * MIN_PRINTABLE_SHARE) return null;
   try {
     return UTF8.decode(bytes);
   } catch {
     return null;
   }
+}
+
+// ------------------------------------------------------------------ hex
+
+const MIN_HEX_BYTES = 6;
+const MAX_HEX_PAYLOADS = 16;
+
+function hexDigit(code: number): number {
+  if (code >= 48 && code <= 57) return code - 48;
+  const lower = code | 32;
+  return lower >= 97 && lower <= 102 ? lower - 87 : -1;
+}
+
+/** Where a "\x" or "0x" prefix before a byte ends, or i when there is none. */
+function afterHexPrefix(text: string, i: number): number {
+  const code = text.charCodeAt(i);
+  if ((code === 92 || code === 48) && (text.charCodeAt(i + 1) | 32) === 120 && hexDigit(text.charCodeAt(i + 2)) >= 0) {
+    return i + 2;
+  }
+  return i;
+}
+
+const isHexSeparator = (code: number) => code === 32 || code === 44 || code === 58 || code === 45;
+
+/**
+ * The texts hidden in hex byte sequences: "7072696e74...", "77 68 61 74 ...", "\x69\x67...",
+ * "0x73,0x68,...". A sequence is byte pairs, each optionally prefixed by "\x" or "0x", with at most
+ * one separator (space, comma, colon, hyphen) between them. Sequences of six bytes or more that
+ * decode to readable text are returned. One pass: the reading position never moves back.
+ */
+export function decodeHexPayloads(text: string): string[] {
+  const found: string[] = [];
+  const bytes: number[] = [];
+  const flush = () => {
+    if (bytes.length >= MIN_HEX_BYTES && found.length < MAX_HEX_PAYLOADS) {
+      const decoded = printableUtf8(Uint8Array.from(bytes), bytes.filter(isPrintableByte).length);
+      if (decoded !== null) found.push(decoded);
+    }
+    bytes.length = 0;
+  };
+  let i = 0;
+  while (i < text.length) {
+    const at = afterHexPrefix(text, i);
+    const high = hexDigit(text.charCodeAt(at));
+    const low = hexDigit(text.charCodeAt(at + 1));
+    if (high < 0 || low < 0) {
+      flush();
+      i = at + 1;
+      continue;
+    }
+    bytes.push(high * 16 + low);
+    i = at + 2;
+    if (isHexSeparator(text.charCodeAt(i)) && hexDigit(text.charCodeAt(afterHexPrefix(text, i + 1))) >= 0) i += 1;
+  }
+  flush();
+  return found;
+}
+
+// ------------------------------------------------------------------ ROT13
+
+/** The text with each ASCII letter moved 13 places along the alphabet (ROT13 undoes itself). */
+export function rot13(text: string): string {
+  const codes = new Uint16Array(text.length);
+  for (let i = 0; i < text.length; i += 1) {
+    const code = text.charCodeAt(i);
+    const base = code >= 97 && code <= 122 ? 97 : code >= 65 && code <= 90 ? 65 : 0;
+    codes[i] = base === 0 ? code : ((code - base + 13) % 26) + base;
+  }
+  return flatString(codes);
+}
+
+const CHUNK = 4096;
+
+/**
+ * One flat string from UTF-16 codes. Text built up piece by piece is a rope that tokenize would read
+ * more slowly, and that slows its reading of every other message too.
+ */
+function flatString(codes: Uint16Array): string {
+  const parts: string[] = [];
+  for (let i = 0; i < codes.length; i += CHUNK) parts.push(String.fromCharCode(...codes.subarray(i, i + CHUNK)));
+  return parts.join('');
+}
+
+// ------------------------------------------------------------------ reversal and URL escapes
+
+/** The text read backwards, by UTF-16 code unit (attacks spell ASCII backwards: "snoitcurtsni"). */
+export function reverseText(text: string): string {
+  const codes = new Uint16Array(text.length);
+  for (let i = 0; i < text.length; i += 1) codes[text.length - 1 - i] = text.charCodeAt(i);
+  return flatString(codes);
+}
+
+const URL_ESCAPES = /%([0-9a-f]{2})/gi;
+
+/** The text with each %XX escape replaced by its byte, read as Latin-1 ("%69%67" -> "ig"). */
+export function decodeUrlEscapes(text: string): string {
+  return text.replace(URL_ESCAPES, (_escape, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+}
+
+// ------------------------------------------------------------------ glosses
+
+/**
+ * Words of languages the tokenizer cannot read as words (Cyrillic, Arabic, Chinese, Japanese, ...),
+ * each with an English gloss the rules understand, as a trie over UTF-16 code units.
+ */
+export interface Glossary {
+  readonly root: GlossNode;
+}
+
+interface GlossNode {
+  readonly next: Map<number, GlossNode>;
+  gloss: string | null;
+  /** The gloss is a verb: it moves to the front of its clause ("指示を無視して" -> "ignore instructions"). */
+  verb: boolean;
+  /** The entry matches a whole word only, not the start of a longer one. */
+  wholeWord: boolean;
+}
+
+const newGlossNode = (): GlossNode => ({ next: new Map(), gloss: null, verb: false, wholeWord: false });
+
+function isMark(code: number): boolean {
+  return code >= 0x80 && FOLDED[code] === INVISIBLE;
+}
+
+/** Lower case, accents and other marks dropped: the form glossText compares. */
+function glossForm(text: string): string {
+  let out = '';
+  for (const char of normalizeText(text).toLowerCase()) if (!isMark(char.charCodeAt(0))) out += char;
+  return out;
+}
+
+/**
+ * Entries map a word, or the start of a word, to its gloss: "игнорир": "!ignore" ("!" marks a verb),
+ * "ты$": "you are" ("$" asks for the whole word).
+ */
+export function buildGlossary(entries: Record<string, string>): Glossary {
+  const root = newGlossNode();
+  for (const [key, value] of Object.entries(entries)) {
+    const wholeWord = key.endsWith('$');
+    const form = glossForm(wholeWord ? key.slice(0, -1) : key);
+    let node = root;
+    for (let i = 0; i < form.length; i += 1) {
+      const code = form.charCodeAt(i);
+      let child = node.next.get(code);
+      if (!child) node.next.set(code, (child = newGlossNode()));
+      node = child;
+    }
+    node.verb = value.startsWith('!');
+    node.gloss = node.verb ? value.slice(1) : value;
+    node.wholeWord = wholeWord;
+  }
+  return { root };
+}
+
+/**
+ * Chinese and Japanese script, and Korean (whose syllables NFD splits into jamo): words are not
+ * spaced, or carry particles, so a gloss may start anywhere.
+ */
+function isUnspacedScript(code: number): boolean {
+  return (
+    (code >= 0x1100 && code <= 0x11ff) ||
+    (code >= 0x3040 && code <= 0x30ff) ||
+    (code >= 0x3400 && code <= 0x9fff) ||
+    (code >= 0xac00 && code <= 0xd7af)
+  );
+}
+
+/** Clause and sentence marks of all scripts, as the ASCII mark tokenize reads. */
+const GLOSS_MARKS = new Map<number, string>();
+for (const [marks, ascii] of [['.!;\n。！؛۔', '.'], ['?？؟', '?'], [':：', ':'], [',，、،', ',']] as const) {
+  for (const mark of marks) GLOSS_MARKS.set(mark.charCodeAt(0), ascii);
+}
+
+/** Whether the character at i is a letter of a spaced script: a word that starts before i goes on. */
+function isSpacedLetterAt(text: string, i: number): boolean {
+  if (i < 0 || i >= text.length) return false;
+  const code = text.charCodeAt(i);
+  if (code < 128) return isAsciiLetterOrDigit(code);
+  return !isSymbol(code) && !isUnspacedScript(code) && !GLOSS_MARKS.has(code);
+}
+
+/**
+ * An English reading of text in other scripts: each glossed word in order, verbs first in their
+ * clause, Latin words ("API") kept, clause and sentence marks kept as ASCII; everything else is
+ * dropped. One pass: each position starts at most one walk of the trie, which is as long as the
+ * longest entry.
+ */
+export function glossText(normalized: string, glossary: Glossary): string {
+  const text = normalized.toLowerCase();
+  const out: string[] = [];
+  let verbs: string[] = [];
+  let rest: string[] = [];
+  let inWord = false;
+  let i = 0;
+  while (i < text.length) {
+    const code = text.charCodeAt(i);
+    if (code < 128 && isAsciiLetterOrDigit(code)) {
+      const start = i;
+      while (i < text.length && isAsciiLetterOrDigit(text.charCodeAt(i))) i += 1;
+      rest.push(text.slice(start, i));
+      inWord = false;
+      continue;
+    }
+    const mark = GLOSS_MARKS.get(code);
+    if (mark !== undefined || code < 128 || isSymbol(code)) {
+      if (mark !== undefined) {
+        out.push(...verbs, ...rest, mark);
+        verbs = [];
+        rest = [];
+      }
+      inWord = false;
+      i += 1;
+      continue;
+    }
+    const unspaced = isUnspacedScript(code);
+    if (inWord && !unspaced) {
+      i += 1;
+      continue;
+    }
+    inWord = !unspaced;
+    const [node, end] = longestGloss(glossary, text, i);
+    if (node === null) {
+      i += 1;
+      continue;
+    }
+    (node.verb ? verbs : rest).push(node.gloss as string);
+    i = end;
+  }
+  out.push(...verbs, ...rest);
+  return out.join(' ');
+}
+
+function longestGloss(glossary: Glossary, text: string, start: number): [GlossNode | null, number] {
+  let node: GlossNode | undefined = glossary.root;
+  let best: GlossNode | null = null;
+  let bestEnd = start;
+  for (let i = start; i < text.length; i += 1) {
+    const code = text.charCodeAt(i);
+    if (isMark(code)) continue;
+    node = node.next.get(code);
+    if (node === undefined) break;
+    if (node.gloss !== null && (!node.wholeWord || !isSpacedLetterAt(text, i + 1))) {
+      best = node;
+      bestEnd = i + 1;
+    }
+  }
+  return [best, bestEnd];
 }
