@@ -61,11 +61,21 @@ const UPSERT_BOT = `
 
 const FIND_BY_USER = `SELECT ${BOT_COLUMNS} FROM bots b WHERE b.user_id = $1`;
 const FIND_BY_ID = `SELECT ${BOT_COLUMNS} FROM bots b WHERE b.id = $1`;
-/** The active bot $1 with an owner who chose a provider and model. */
-export const FIND_CHAT_TARGET = `
+/** What makes bot `b` a chat target: active, with an owner `u` who chose a provider and model. */
+export const CHAT_TARGET_JOIN = 'JOIN users u ON u.id = b.user_id';
+export const IS_CHAT_TARGET = 'b.is_active AND u.llm_provider IS NOT NULL AND u.llm_model IS NOT NULL';
+export type ChatTargetRow = BotRow & { llm_provider: LlmProvider; llm_model: string };
+export const rowToChatTarget = (row: ChatTargetRow): ChatTarget => ({
+  bot: rowToBot(row),
+  provider: row.llm_provider,
+  model: row.llm_model,
+});
+
+/** The bot $1 when it is a chat target. */
+const FIND_CHAT_TARGET = `
   SELECT ${BOT_COLUMNS}, u.llm_provider, u.llm_model
-  FROM bots b JOIN users u ON u.id = b.user_id
-  WHERE b.id = $1 AND b.is_active AND u.llm_provider IS NOT NULL AND u.llm_model IS NOT NULL`;
+  FROM bots b ${CHAT_TARGET_JOIN}
+  WHERE b.id = $1 AND ${IS_CHAT_TARGET}`;
 
 const UPDATE_SETTINGS = `
   UPDATE bots b SET
@@ -114,11 +124,8 @@ export class PgBotRepository implements BotRepository {
 
   async findChatTarget(botId: string): Promise<ChatTarget | null> {
     if (!isUuid(botId)) return null;
-    const { rows } = await this.q.query<BotRow & { llm_provider: LlmProvider; llm_model: string }>(FIND_CHAT_TARGET, [
-      botId,
-    ]);
-    const row = rows[0];
-    return row ? { bot: rowToBot(row), provider: row.llm_provider, model: row.llm_model } : null;
+    const { rows } = await this.q.query<ChatTargetRow>(FIND_CHAT_TARGET, [botId]);
+    return rows[0] ? rowToChatTarget(rows[0]) : null;
   }
 
   async updateSettings(botId: string, patch: BotSettingsPatch, now: Date): Promise<Bot> {

@@ -2,10 +2,9 @@ import type { ChatAdmission, ChatTarget, RateLimitDecision, RateLimits } from '.
 import { ServiceUnavailableError } from '../../domain/errors.ts';
 import { effectiveRateLimits } from '../../domain/bot-rules.ts';
 import { isUuid } from '../../domain/pagination.ts';
-import type { LlmProvider } from '../../domain/types.ts';
 import { prepared, type Queryable } from './db.ts';
-import { BOT_COLUMNS, rowToBot, type BotRow } from './pg-bot-repository.ts';
-import { admissionDecision, windowsAt, type AdmissionRow } from './pg-rate-limiter.ts';
+import { BOT_COLUMNS, CHAT_TARGET_JOIN, IS_CHAT_TARGET, rowToChatTarget, type ChatTargetRow } from './pg-bot-repository.ts';
+import { admissionDecision, windowsAt, type AdmissionRow, type Windows } from './pg-rate-limiter.ts';
 
 /**
  * The chat targets of a batch of requests and their admissions, in one statement: only
@@ -30,8 +29,8 @@ const ADMIT_BATCH = prepared(
            ${BOT_COLUMNS}, u.llm_provider, u.llm_model
     FROM request r
     JOIN bots b ON b.id = r.bot_id
-    JOIN users u ON u.id = b.user_id
-    WHERE b.is_active AND u.llm_provider IS NOT NULL AND u.llm_model IS NOT NULL
+    ${CHAT_TARGET_JOIN}
+    WHERE ${IS_CHAT_TARGET}
   ),
   inputs AS (
     SELECT array_agg(ord ORDER BY ord) AS ords, array_agg(bucket ORDER BY ord) AS buckets,
@@ -51,14 +50,15 @@ const ADMIT_BATCH = prepared(
   FROM target JOIN decision ON decision.ord = target.ord`,
 );
 
-type TargetRow = BotRow & AdmissionRow & { ord: string; llm_provider: LlmProvider; llm_model: string };
+type TargetRow = ChatTargetRow & AdmissionRow & { ord: string };
 type Admission = { target: null } | { target: ChatTarget; decision: RateLimitDecision };
 
 interface Waiting {
   botId: string;
   bucket: string;
   defaults: RateLimits;
-  now: Date;
+  /** The rate-limit windows the request falls in, from its clock reading. */
+  windows: Windows;
   resolve: (admission: Admission) => void;
   reject: (error: unknown) => void;
   /** Fails the request if no batch has taken it by then (the database is not answering). */
@@ -106,7 +106,7 @@ export class PgChatAdmission implements ChatAdmission {
         botId,
         bucket,
         defaults,
-        now,
+        windows: windowsAt(now),
         resolve,
         reject,
         deadline: setTimeout(() => this.expire(request), this.batching.queueTimeoutMs),
@@ -154,27 +154,22 @@ export class PgChatAdmission implements ChatAdmission {
   }
 
   private query(batch: Waiting[]): Promise<TargetRow[]> {
-    const windows = batch.map((request) => windowsAt(request.now));
     return this.q
       .query<TargetRow>(ADMIT_BATCH, [
         batch.map((request) => request.botId),
         batch.map((request) => request.bucket),
-        windows.map((window) => window.shortStart),
-        windows.map((window) => window.longStart),
+        batch.map((request) => request.windows.shortStart),
+        batch.map((request) => request.windows.longStart),
         batch.map((request) => request.defaults.perMinute),
         batch.map((request) => request.defaults.perDay),
       ])
       .then((result) => result.rows);
   }
-
 }
 
 /** A request's admission from its row: none means no target (unknown, inactive or ownerless bot). */
 const outcome = (request: Waiting, row: TargetRow | undefined): Admission => {
   if (!row) return { target: null };
-  const bot = rowToBot(row);
-  return {
-    target: { bot, provider: row.llm_provider, model: row.llm_model },
-    decision: admissionDecision(row, effectiveRateLimits(bot, request.defaults), request.now),
-  };
+  const target = rowToChatTarget(row);
+  return { target, decision: admissionDecision(row, effectiveRateLimits(target.bot, request.defaults), request.windows) };
 };

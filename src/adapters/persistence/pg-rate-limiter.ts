@@ -4,8 +4,13 @@ import { prepared, type Queryable } from './db.ts';
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
 
+export interface Windows {
+  shortStart: Date;
+  longStart: Date;
+}
+
 /** The two windows `now` falls in. */
-export const windowsAt = (now: Date) => ({
+export const windowsAt = (now: Date): Windows => ({
   shortStart: new Date(Math.floor(now.getTime() / MINUTE_MS) * MINUTE_MS),
   longStart: new Date(Math.floor(now.getTime() / DAY_MS) * DAY_MS),
 });
@@ -41,13 +46,12 @@ const tierAt = (windowStart: number, start: Date | null, count: number | null): 
     : { start: windowStart, count: 0 };
 
 /**
- * The decision for one request at `now` from its rate_limit_admit row. A refusal names the
+ * The decision for one request in `windows` from its rate_limit_admit row. A refusal names the
  * tier that refuses: `short` when only the minute is full, else `long` (when both are full,
  * the day reopens last).
  */
-export const admissionDecision = (row: AdmissionRow | undefined, limits: RateLimits, now: Date): RateLimitDecision => {
+export const admissionDecision = (row: AdmissionRow | undefined, limits: RateLimits, windows: Windows): RateLimitDecision => {
   if (row?.admitted) return { allowed: true };
-  const windows = windowsAt(now);
   const short = tierAt(windows.shortStart.getTime(), row?.state_short_start ?? null, row?.state_short_count ?? null);
   const long = tierAt(windows.longStart.getTime(), row?.state_long_start ?? null, row?.state_long_count ?? null);
   if (short.count >= limits.perMinute && long.count < limits.perDay) return { allowed: false, scope: 'short', resetAt: short.start + MINUTE_MS };
@@ -58,8 +62,8 @@ export class PgRateLimiter implements RateLimiter {
   constructor(private readonly q: Queryable) {}
 
   async consume(bucket: string, limits: RateLimits, now: Date): Promise<RateLimitDecision> {
-    const { shortStart, longStart } = windowsAt(now);
-    const { rows } = await this.q.query<AdmissionRow>(CONSUME, [bucket, shortStart, longStart, limits.perMinute, limits.perDay]);
-    return admissionDecision(rows[0], limits, now);
+    const windows = windowsAt(now);
+    const params = [bucket, windows.shortStart, windows.longStart, limits.perMinute, limits.perDay];
+    return admissionDecision((await this.q.query<AdmissionRow>(CONSUME, params)).rows[0], limits, windows);
   }
 }
