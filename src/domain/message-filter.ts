@@ -3,7 +3,9 @@ import {
   LABEL_END,
   QUESTION_END,
   SENTENCE_END,
-  isSentenceEnd,
+  UNKNOWN_ID,
+  isBoundaryId,
+  isSentenceEndId,
   buildGlossary,
   buildVocabulary,
   glossText,
@@ -17,15 +19,16 @@ import {
   tokenize,
   UNKNOWN_WORD,
 } from './text-normalization.ts';
+import type { Tokens, Vocabulary } from './text-normalization.ts';
+import { Arena } from './arena.ts';
 
 /*
  * Local copies of the imported values that the per-token loops read: under a CommonJS loader such
  * as tsx's, each read of an imported binding is a getter call.
  */
-const UNKNOWN = UNKNOWN_WORD;
-const LABEL = LABEL_END;
-const CLAUSE = CLAUSE_END;
-const endsSentence = isSentenceEnd;
+const NO_TERM = UNKNOWN_ID;
+const endsSentence = isSentenceEndId;
+const isBoundary = isBoundaryId;
 
 export const BLOCK_REASONS = [
   'credential_probe',
@@ -452,7 +455,6 @@ interface LexiconEntry {
   phrases: Map<string, Phrase[]> | null;
   /** The class numbers set in mask. */
   classes: number[];
-  endsSentence: boolean;
   /** What the word says about who a nearby verb is addressed to; see Scan.addressed. */
   speaker: Speaker;
 }
@@ -469,7 +471,6 @@ const NO_ENTRY: LexiconEntry = {
   phrases: null,
   classes: [],
   speaker: Speaker.Ordinary,
-  endsSentence: false,
 };
 
 function hasClass(mask: Int32Array, id: number): boolean {
@@ -523,7 +524,6 @@ function buildLexicon(): Lexicon {
   for (const boundary of [SENTENCE_END, QUESTION_END, LABEL_END, CLAUSE_END]) {
     const entry = entries.get(boundary) ?? { ...NO_ENTRY, classes: [] };
     entry.speaker = Speaker.ToBot;
-    entry.endsSentence = isSentenceEnd(boundary);
     entries.set(boundary, entry);
   }
   return { ids, entries, words };
@@ -569,6 +569,60 @@ function addPhrase(first: LexiconEntry, parts: string[]): void {
 
 const LEXICON = buildLexicon();
 const C = LEXICON.ids;
+
+/**
+ * The lexicon by number, as the scans read it. A term is a word of the vocabulary (its id there) or
+ * a fused phrase (numbered after the words); each term's classes are a bit mask and a list, and its
+ * speaker a byte.
+ */
+interface Terms {
+  readonly texts: string[];
+  /** masks[term * MASK_WORDS + w]: the term's classes as bits. */
+  readonly masks: Int32Array;
+  /** The term's class numbers: classList[classStarts[term] .. classStarts[term + 1]). */
+  readonly classStarts: Int32Array;
+  readonly classList: Uint16Array;
+  readonly speakers: Uint8Array;
+  /** Phrases starting with the term, by the id of their second word, longest first. */
+  readonly phrases: (Map<number, TermPhrase[]> | undefined)[];
+}
+
+interface TermPhrase {
+  readonly parts: readonly number[];
+  readonly term: number;
+}
+
+function buildTerms(lexicon: Lexicon, vocabulary: Vocabulary): Terms {
+  const texts = [...vocabulary.texts];
+  const termOf = new Map(texts.map((text, term) => [text, term]));
+  for (const text of lexicon.entries.keys()) if (!termOf.has(text)) termOf.set(text, texts.push(text) - 1);
+  const count = texts.length;
+  const masks = new Int32Array(count * MASK_WORDS);
+  const classStarts = new Int32Array(count + 1);
+  const classLists: number[][] = [];
+  const speakers = new Uint8Array(count);
+  const phrases = new Array<Map<number, TermPhrase[]> | undefined>(count);
+  texts.forEach((text, term) => {
+    const entry = lexicon.entries.get(text) ?? NO_ENTRY;
+    if (entry.mask) masks.set(entry.mask, term * MASK_WORDS);
+    classLists.push(entry.classes);
+    classStarts[term + 1] = (classStarts[term] as number) + entry.classes.length;
+    speakers[term] = entry.speaker;
+    for (const [second, list] of entry.phrases ?? []) {
+      const readable = list.filter((phrase) => phrase.parts.every((part) => vocabulary.ids.has(part)));
+      if (!vocabulary.ids.has(second) || readable.length === 0) continue;
+      const byTerm = (phrases[term] ??= new Map<number, TermPhrase[]>());
+      byTerm.set(
+        vocabulary.ids.get(second) as number,
+        readable.map((phrase) => ({
+          parts: phrase.parts.map((part) => vocabulary.ids.get(part) as number),
+          term: termOf.get(phrase.text) as number,
+        })),
+      );
+    }
+  });
+  return { texts, masks, classStarts, classList: Uint16Array.from(classLists.flat()), speakers, phrases };
+}
 /*
  * Languages whose words tokenize cannot read (no Latin letters, or no spaces between words): the
  * stems of the same word classes, each glossed as an English word the rules know. A key matches the
@@ -658,6 +712,7 @@ const TYPO_TARGETS = `prompt instructions instruction previous ignore disregard 
   unfiltered uncensored pretend assistant character override verbatim reveal bypass guardrails rules given show
   token`;
 const VOCABULARY = buildVocabulary(LEXICON.words, TYPO_TARGETS.split(/\s+/));
+const TERMS = buildTerms(LEXICON, VOCABULARY);
 const GLOSSARY = buildGlossary(GLOSSES);
 
 /**
@@ -666,126 +721,150 @@ const GLOSSARY = buildGlossary(GLOSSES);
  */
 interface Predicate {
   readonly id: number;
-  /** The predicate can only hold on a token of one of these classes. */
-  readonly gate: Int32Array;
+  /** gate[term] is 1 when the term is in one of the gate classes: elsewhere the predicate is false. */
+  readonly gate: Uint8Array;
   readonly test: (s: Scan, i: number) => boolean;
 }
 
 let predicateCount = 0;
 
 function memoized(gate: number[], test: (s: Scan, i: number) => boolean): Predicate {
-  const mask = new Int32Array(MASK_WORDS);
-  for (const id of gate) mask[id >> 5] = (mask[id >> 5] as number) | (1 << (id & 31));
+  const admitted = new Uint8Array(TERMS.texts.length);
+  for (let term = 0; term < admitted.length; term += 1) admitted[term] = gate.some((id) => termIs(term, id)) ? 1 : 0;
   predicateCount += 1;
-  return { id: predicateCount - 1, gate: mask, test };
-}
-
-function sharesClass(a: Int32Array, b: Int32Array): boolean {
-  for (let w = 0; w < MASK_WORDS; w += 1) if (((a[w] as number) & (b[w] as number)) !== 0) return true;
-  return false;
+  return { id: predicateCount - 1, gate: admitted, test };
 }
 
 const NO_CLASS = -1;
 const CLASS_COUNT = Object.keys(WORD_CLASSES).length;
 
+/**
+ * The memory every scan of one message takes its arrays from (terms, class positions, memoised
+ * answers), freed all at once when the next message is checked.
+ */
+const INTS = new Arena((length) => new Int32Array(length), 1 << 15);
+const BYTES = new Arena((length) => new Uint8Array(length), 1 << 15);
+
 /** Where each class occurs, as one array of positions grouped by class (counted first, then filled). */
-function indexClasses(entries: readonly LexiconEntry[]): [Int32Array, Int32Array] {
-  const starts = new Int32Array(CLASS_COUNT + 1);
-  for (const entry of entries) for (const id of entry.classes) starts[id + 1] = (starts[id + 1] as number) + 1;
+function indexClasses(terms: Int32Array, length: number): [Int32Array, Int32Array] {
+  const { classStarts, classList } = TERMS;
+  const starts = INTS.take(CLASS_COUNT + 1);
+  for (let i = 0; i < length; i += 1) {
+    const term = terms[i] as number;
+    for (let k = classStarts[term] as number; k < (classStarts[term + 1] as number); k += 1) {
+      const id = classList[k] as number;
+      starts[id + 1] = (starts[id + 1] as number) + 1;
+    }
+  }
   for (let id = 0; id < CLASS_COUNT; id += 1) starts[id + 1] = (starts[id + 1] as number) + (starts[id] as number);
-  const positions = new Int32Array(starts[CLASS_COUNT] as number);
-  const next = starts.slice(0, CLASS_COUNT);
-  entries.forEach((entry, position) => {
-    for (const id of entry.classes) {
-      positions[next[id] as number] = position;
+  const positions = INTS.take(starts[CLASS_COUNT] as number);
+  const next = INTS.take(CLASS_COUNT);
+  next.set(starts.subarray(0, CLASS_COUNT));
+  for (let i = 0; i < length; i += 1) {
+    const term = terms[i] as number;
+    for (let k = classStarts[term] as number; k < (classStarts[term + 1] as number); k += 1) {
+      const id = classList[k] as number;
+      positions[next[id] as number] = i;
       next[id] = (next[id] as number) + 1;
     }
-  });
+  }
   return [starts, positions];
 }
 
+/** Whether the term belongs to class id. */
+function termIs(term: number, id: number): boolean {
+  return (((TERMS.masks[term * MASK_WORDS + (id >> 5)] as number) >>> (id & 31)) & 1) === 1;
+}
+
 /**
- * One text as tokens (multi-word entries fused into one token), each token's word classes, where
- * each class occurs, and memoised per-position predicates, so that rules which look a few tokens
- * around every occurrence of a word stay linear however often the word repeats.
+ * One text as terms (multi-word entries fused into one term), where each class occurs, and memoised
+ * per-position predicates, so that rules which look a few tokens around every occurrence of a word
+ * stay linear however often the word repeats.
  */
 class Scan {
-  readonly tokens: string[];
-  /** Each token's lexicon entry, shared with the lexicon and never written. */
-  private readonly entries: LexiconEntry[];
+  /** How many tokens the text has. */
+  readonly length: number;
+  /** Each token's term. */
+  private readonly terms: Int32Array;
   /** The positions of each class's tokens: positions[starts[id] .. starts[id + 1]). */
   private readonly starts: Int32Array;
   private readonly positions: Int32Array;
   private readonly answers: (Uint8Array | undefined)[] = [];
   private speakerIndex: SpeakerIndex | null = null;
 
-  constructor(words: readonly string[]) {
-    const tokens = new Array<string>(words.length);
-    const entries = new Array<LexiconEntry>(words.length);
+  /** Fuses phrases in place in the tokens' ids: the scan owns them from now on. */
+  constructor(tokens: Tokens) {
+    const { ids: words, count: wordCount } = tokens;
+    const terms = words;
+    const { phrases } = TERMS;
     let count = 0;
     let i = 0;
-    while (i < words.length) {
-      const word = words[i] as string;
-      let entry = word === UNKNOWN ? NO_ENTRY : (LEXICON.entries.get(word) ?? NO_ENTRY);
-      let token = word;
+    while (i < wordCount) {
+      let term = words[i] as number;
       let length = 1;
-      if (entry.phrases) {
-        const phrase = longestPhraseAt(entry.phrases, words, i);
+      const starting = phrases[term];
+      if (starting !== undefined) {
+        const phrase = longestPhraseAt(starting, words, wordCount, i);
         if (phrase) {
-          token = phrase.text;
+          term = phrase.term;
           length = phrase.parts.length;
-          entry = phrase.entry ?? NO_ENTRY;
         }
       }
       i += length;
-      if (token !== UNKNOWN && count > 0 && token === tokens[count - 1]) continue;
-      tokens[count] = token;
-      entries[count] = entry;
+      if (term !== NO_TERM && count > 0 && term === terms[count - 1]) continue;
+      terms[count] = term;
       count += 1;
     }
-    tokens.length = count;
-    entries.length = count;
-    this.tokens = tokens;
-    this.entries = entries;
-    [this.starts, this.positions] = indexClasses(entries);
+    this.length = count;
+    this.terms = terms;
+    [this.starts, this.positions] = indexClasses(terms, count);
+  }
+
+  private termAt(i: number): number {
+    return i >= 0 && i < this.length ? (this.terms[i] as number) : NO_TERM;
   }
 
   /** Whether the token at i belongs to class a (or b, or c). */
   is(i: number, a: number, b = NO_CLASS, c = NO_CLASS): boolean {
-    const mask = this.entries[i]?.mask;
-    if (!mask) return false;
-    return hasClass(mask, a) || (b !== NO_CLASS && hasClass(mask, b)) || (c !== NO_CLASS && hasClass(mask, c));
+    const term = this.termAt(i);
+    if (term === NO_TERM) return false;
+    return termIs(term, a) || (b !== NO_CLASS && termIs(term, b)) || (c !== NO_CLASS && termIs(term, c));
   }
 
-  private endsSentence(j: number): boolean {
-    return (this.entries[j] as LexiconEntry).endsSentence;
+  endsSentence(j: number): boolean {
+    return endsSentence(this.termAt(j));
   }
 
   where(id: number): Int32Array {
     return this.positions.subarray(this.starts[id], this.starts[id + 1]);
   }
 
+  /** How many tokens belong to the class. */
+  countOf(id: number): number {
+    return (this.starts[id + 1] as number) - (this.starts[id] as number);
+  }
+
   word(i: number): string {
-    return this.tokens[i] ?? '';
+    return i >= 0 && i < this.length ? (TERMS.texts[this.terms[i] as number] as string) : '';
   }
 
   /** Whether any token belongs to one of the classes: a cheap test before a rule looks closer. */
-  hasAny(...ids: number[]): boolean {
-    return ids.some((id) => this.where(id).length > 0);
+  hasAny(a: number, b = NO_CLASS, c = NO_CLASS): boolean {
+    return this.countOf(a) > 0 || (b !== NO_CLASS && this.countOf(b) > 0) || (c !== NO_CLASS && this.countOf(c) > 0);
   }
 
   /** predicate(this, i), computed once per position. */
   holds(predicate: Predicate, i: number): boolean {
-    const mask = this.entries[i]?.mask;
-    if (!mask || !sharesClass(mask, predicate.gate)) return false;
-    const answers = (this.answers[predicate.id] ??= new Uint8Array(this.tokens.length));
+    const term = this.termAt(i);
+    if (predicate.gate[term] === 0) return false;
+    const answers = (this.answers[predicate.id] ??= BYTES.take(this.length));
     if (answers[i] === 0) answers[i] = predicate.test(this, i) ? 2 : 1;
     return answers[i] === 2;
   }
 
   /** Nearest position after i, at most `within` tokens on and in the same sentence, in class a, b or c; else -1. */
   next(i: number, within: number, a: number, b = NO_CLASS, c = NO_CLASS): number {
-    const end = Math.min(this.tokens.length - 1, i + within);
+    const end = Math.min(this.length - 1, i + within);
     for (let j = i + 1; j <= end; j += 1) {
       if (this.endsSentence(j)) return -1;
       if (this.is(j, a, b, c)) return j;
@@ -795,7 +874,7 @@ class Scan {
 
   /** Like next, but the window may run on into the following sentences. */
   nextAcross(i: number, within: number, a: number): number {
-    const end = Math.min(this.tokens.length - 1, i + within);
+    const end = Math.min(this.length - 1, i + within);
     for (let j = i + 1; j <= end; j += 1) if (this.is(j, a)) return j;
     return -1;
   }
@@ -818,7 +897,7 @@ class Scan {
 
   /** Nearest position after i where the predicate holds; crosses sentence ends only when asked. */
   nextWhere(i: number, within: number, predicate: Predicate, acrossSentences = false): number {
-    const end = Math.min(this.tokens.length - 1, i + within);
+    const end = Math.min(this.length - 1, i + within);
     for (let j = i + 1; j <= end; j += 1) {
       if (!acrossSentences && this.endsSentence(j)) return -1;
       if (this.holds(predicate, j)) return j;
@@ -837,8 +916,7 @@ class Scan {
   }
 
   isClauseStart(j: number): boolean {
-    const token = this.tokens[j];
-    return token !== undefined && isBoundary(token);
+    return isBoundary(this.termAt(j));
   }
 
   /**
@@ -849,10 +927,10 @@ class Scan {
    * as ..." (an auxiliary with another subject before the verb) are not.
    */
   addressed(i: number): boolean {
-    const { previous, wordsBefore } = (this.speakerIndex ??= indexSpeakers(this.entries));
+    const { previous, wordsBefore } = (this.speakerIndex ??= indexSpeakers(this.terms, this.length));
     let k = previous[i] as number;
     while (k >= 0 && k >= i - ADDRESS_WINDOW) {
-      const speaker = (this.entries[k] as LexiconEntry).speaker;
+      const speaker = TERMS.speakers[this.terms[k] as number] as Speaker;
       if (speaker === Speaker.ToBot) return true;
       if (speaker === Speaker.ToOther) return false;
       if ((wordsBefore[i] as number) > (wordsBefore[k + 1] as number)) return false;
@@ -871,14 +949,14 @@ interface SpeakerIndex {
   readonly wordsBefore: Int32Array;
 }
 
-function indexSpeakers(entries: readonly LexiconEntry[]): SpeakerIndex {
-  const n = entries.length;
-  const previous = new Int32Array(n + 1);
-  const wordsBefore = new Int32Array(n + 1);
+function indexSpeakers(terms: Int32Array, n: number): SpeakerIndex {
+  const { speakers } = TERMS;
+  const previous = INTS.take(n + 1);
+  const wordsBefore = INTS.take(n + 1);
   let last = -1;
   for (let j = 0; j < n; j += 1) {
     previous[j] = last;
-    const speaker = (entries[j] as LexiconEntry).speaker;
+    const speaker = speakers[terms[j] as number] as Speaker;
     wordsBefore[j + 1] = (wordsBefore[j] as number) + (speaker === Speaker.Ordinary ? 1 : 0);
     if (speaker === Speaker.ToBot || speaker === Speaker.ToOther || speaker === Speaker.Auxiliary) last = j;
   }
@@ -886,14 +964,17 @@ function indexSpeakers(entries: readonly LexiconEntry[]): SpeakerIndex {
   return { previous, wordsBefore };
 }
 
-function isBoundary(token: string): boolean {
-  return endsSentence(token) || token === LABEL || token === CLAUSE;
-}
-
-function longestPhraseAt(phrases: Map<string, Phrase[]>, words: readonly string[], i: number): Phrase | null {
-  const candidates = phrases.get(words[i + 1] ?? '');
+function longestPhraseAt(
+  phrases: Map<number, TermPhrase[]>,
+  words: Int32Array,
+  count: number,
+  i: number,
+): TermPhrase | null {
+  if (i + 1 >= count) return null;
+  const candidates = phrases.get(words[i + 1] as number);
   if (!candidates) return null;
   for (const phrase of candidates) {
+    if (i + phrase.parts.length > count) continue;
     let matches = true;
     for (let k = 2; k < phrase.parts.length && matches; k += 1) matches = words[i + k] === phrase.parts[k];
     if (matches) return phrase;
@@ -913,9 +994,9 @@ function reachesBefore(
   blocker: number,
   otherBlocker = NO_CLASS,
 ): boolean {
-  const end = Math.min(s.tokens.length - 1, i + within);
+  const end = Math.min(s.length - 1, i + within);
   for (let j = i + 1; j <= end; j += 1) {
-    if (endsSentence(s.tokens[j])) return false;
+    if (s.endsSentence(j)) return false;
     if (s.holds(wanted, j)) return true;
     if (s.is(j, blocker, otherBlocker)) return false;
   }
@@ -1011,7 +1092,8 @@ function asksForOwnPrompt(s: Scan): boolean {
   for (const i of s.where(C.strongRequest)) {
     if (s.next(i, 2, C.ownPromptScope) >= 0 && s.addressed(i)) return true;
   }
-  const named = s.hasAny(C.promptNoun, C.ownPromptPhrase, C.pastText, C.setupVerb, C.toldVerb, C.selfReport);
+  const named =
+    s.hasAny(C.promptNoun, C.ownPromptPhrase, C.pastText) || s.hasAny(C.setupVerb, C.toldVerb, C.selfReport);
   if (!named && !s.hasAny(C.wholeness, C.notAllowed)) return false;
   for (const i of s.where(C.request)) {
     if (!reachesBefore(s, i, 10, isOwnPrompt, C.topicFraming, C.theirs)) continue;
@@ -1207,7 +1289,7 @@ function givesNewIdentity(s: Scan): boolean {
   }
   for (const i of s.where(C.youAreNow)) {
     const next = i + 1;
-    if (next < s.tokens.length && !s.isClauseStart(next) && !s.is(next, C.adverb)) return true;
+    if (next < s.length && !s.isClauseStart(next) && !s.is(next, C.adverb)) return true;
   }
   for (const i of s.where(C.youAre)) {
     if (s.word(i + 1) === UNKNOWN_WORD && s.nextWhere(i + 1, 4, isIntroducedPersona) >= 0) return true;
@@ -1417,7 +1499,7 @@ const MIN_CODED_WORDS = 3;
 
 /** Common words as ROT13 or backwards turn up: three of them, or one where the message names the encoding. */
 function readsAsCoded(scan: Scan, hint: number, codedWord: number): boolean {
-  const coded = scan.where(codedWord).length;
+  const coded = scan.countOf(codedWord);
   return coded >= MIN_CODED_WORDS || (coded > 0 && scan.hasAny(hint));
 }
 /** A %XX escape of a printable character: URL-encoded text, worth decoding. */
@@ -1437,10 +1519,11 @@ const HEX_ESCAPE = '\\x';
  */
 function scanMessage(message: string): Scan[] {
   const normalized = normalizeText(message);
-  const { words, base64Runs, hasForeignLetters } = tokenize(normalized, VOCABULARY);
-  const scan = new Scan(words);
+  const tokens = tokenize(normalized, VOCABULARY, INTS);
+  const scan = new Scan(tokens);
   const scans = [scan];
-  const addDecoded = (decoded: string) => scans.push(new Scan(tokenize(normalizeText(decoded), VOCABULARY).words));
+  const addDecoded = (decoded: string) => scans.push(new Scan(tokenize(normalizeText(decoded), VOCABULARY, INTS)));
+  const { base64Runs, hasForeignLetters } = tokens;
   if (hasForeignLetters) addDecoded(glossText(normalized, GLOSSARY));
   if (scan.hasAny(C.hexHint) || normalized.includes(HEX_ESCAPE)) {
     for (const decoded of decodeHexPayloads(normalized)) addDecoded(decoded);
@@ -1465,6 +1548,9 @@ function scanMessage(message: string): Scan[] {
  * attacker wants before how they ask.
  */
 export function checkVisitorMessage(message: string): MessageVerdict {
+  // The scans of the previous message are gone: their memory is free to reuse.
+  INTS.reset();
+  BYTES.reset();
   const scans = scanMessage(message);
   for (const reason of BLOCK_REASONS) {
     if (scans.some(RULES[reason])) return { blocked: true, reason };

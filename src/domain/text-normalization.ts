@@ -4,6 +4,7 @@
  * character, folding case, look-alike letters and leetspeak and skipping invisible characters as it
  * goes, so the whole cost is linear in the input length.
  */
+import type { Arena } from './arena.ts';
 
 /** Sentence ends become this token, so rules can keep a match inside one sentence. */
 export const SENTENCE_END = '.';
@@ -15,13 +16,6 @@ export const LABEL_END = ':';
 export const CLAUSE_END = ',';
 /** Words outside the vocabulary become this token: the filter never needs their text. */
 export const UNKNOWN_WORD = '';
-
-const BOUNDARY_STRENGTH: Record<string, number> = {
-  [CLAUSE_END]: 1,
-  [LABEL_END]: 2,
-  [SENTENCE_END]: 3,
-  [QUESTION_END]: 3,
-};
 
 export function isSentenceEnd(token: string | undefined): boolean {
   return token === SENTENCE_END || token === QUESTION_END;
@@ -41,14 +35,15 @@ function decodeUnicodeTags(text: string): string {
 }
 
 /**
- * Unicode NFKC (full-width and mathematical letters become ASCII), then NFD so accents stand apart
- * from their letters ("é" -> "e" + accent) for tokenize to skip; text hidden in invisible Unicode tag
- * characters is revealed. ASCII text is returned as it is.
+ * Unicode NFKD: full-width and mathematical letters become ASCII, and accents stand apart from their
+ * letters ("é" -> "e" + accent) for tokenize to skip. (NFKD equals NFKC followed by NFD, in one pass
+ * and one string.) Text hidden in invisible Unicode tag characters is revealed. ASCII text is
+ * returned as it is.
  */
 export function normalizeText(text: string): string {
   if (!NON_ASCII.test(text)) return text;
   const revealed = text.includes(TAG_LEAD_SURROGATE) ? decodeUnicodeTags(text) : text;
-  return revealed.normalize('NFKC').normalize('NFD');
+  return revealed.normalize('NFKD');
 }
 
 // ------------------------------------------------------------------ character folding
@@ -108,21 +103,69 @@ function isSymbol(code: number): boolean {
 
 // ------------------------------------------------------------------ vocabulary
 
-/** The words the filter knows, as a trie over the letters a-z. */
+/**
+ * Tokens are word ids, numbers into the vocabulary's list of texts. The first ids are fixed: the
+ * unknown word, the four boundaries, the 26 single letters and "zero".
+ */
+export const UNKNOWN_ID = 0;
+export const SENTENCE_END_ID = 1;
+export const QUESTION_END_ID = 2;
+export const LABEL_END_ID = 3;
+export const CLAUSE_END_ID = 4;
+const FIRST_LETTER_ID = 5;
+const ZERO_ID = FIRST_LETTER_ID + 26;
+const FIXED_WORDS = [UNKNOWN_WORD, SENTENCE_END, QUESTION_END, LABEL_END, CLAUSE_END];
+
+/** How strongly each boundary id separates: next to another boundary only the stronger one stays. */
+const BOUNDARY_STRENGTH = Uint8Array.of(0, 3, 3, 2, 1);
+
+export function isBoundaryId(id: number): boolean {
+  return id >= SENTENCE_END_ID && id <= CLAUSE_END_ID;
+}
+
+export function isSentenceEndId(id: number): boolean {
+  return id === SENTENCE_END_ID || id === QUESTION_END_ID;
+}
+
+/** label[node] for a node with several children, looked up in the branch table. */
+const BRANCHING = 255;
+/** label[node] for a node without children. */
+const LEAF = 254;
+
+/**
+ * The words the filter knows, as a trie over the letters a-z. Nodes are laid out so that a node with
+ * a single child has it right after itself: most nodes are such, so a step is one byte read from a
+ * small table, and only branching nodes keep a row of 26 children. The whole trie stays in the cache.
+ */
 export interface Vocabulary {
-  /** children[node * 26 + letter] is the child node, 0 when there is none; node 0 is the root. */
-  readonly children: Uint16Array;
-  /** The word that ends at each node, or null. */
-  readonly words: (string | null)[];
+  /** The single child's letter (0-25) of each node, or BRANCHING or LEAF; node 0 is the root. */
+  readonly label: Uint8Array;
+  /** For a branching node, its row in `branches`. */
+  readonly branchRow: Uint16Array;
+  /** branches[row * 26 + letter] is the child node, 0 when there is none (the root is no one's child). */
+  readonly branches: Uint16Array;
+  /** The id of the word that ends at each node, or UNKNOWN_ID. */
+  readonly wordIds: Uint16Array;
+  /** Each id's text. */
+  readonly texts: readonly string[];
+  /** Each text's id. */
+  readonly ids: ReadonlyMap<string, number>;
   /** The typo targets a word may be a misspelling of, by typoSlot(first letter, length); see readTypo. */
   readonly typoTargets: (string[] | undefined)[];
 }
 
+interface BuildNode {
+  readonly children: Map<number, BuildNode>;
+  wordId: number;
+}
+
 /** typoTargets: words worth reading through one typo ("pasword", "ignroe"); they join the vocabulary too. */
 export function buildVocabulary(words: Iterable<string>, typoTargets: Iterable<string> = []): Vocabulary {
-  const letterWords = new Set<string>();
+  const texts = [...FIXED_WORDS];
+  for (let code = 97; code <= 122; code += 1) texts.push(String.fromCharCode(code));
+  texts.push(ZERO);
+  const letterWords = new Set<string>(texts.slice(FIRST_LETTER_ID));
   for (const word of words) if (/^[a-z]+$/.test(word)) letterWords.add(word);
-  for (let code = 97; code <= 122; code += 1) letterWords.add(String.fromCharCode(code));
   const bySlot = new Array<string[] | undefined>(typoSlot(26, 0));
   for (const target of typoTargets) {
     if (!/^[a-z]{4,13}$/.test(target)) continue;
@@ -133,30 +176,74 @@ export function buildVocabulary(words: Iterable<string>, typoTargets: Iterable<s
       (bySlot[typoSlot(target.charCodeAt(0) - 97, length)] ??= []).push(target);
     }
   }
+  const ids = new Map(texts.map((text, id) => [text, id]));
+  for (const word of letterWords) if (!ids.has(word)) ids.set(word, texts.push(word) - 1);
+  if (texts.length > 0xffff) throw new Error('The vocabulary is too large for its 16-bit ids.');
+
+  const root: BuildNode = { children: new Map(), wordId: UNKNOWN_ID };
   let nodes = 1;
-  for (const word of letterWords) nodes += word.length;
-  if (nodes > 0xffff) throw new Error('The vocabulary is too large for its 16-bit trie.');
-  const children = new Uint16Array(nodes * 26);
-  const endings = new Array<string | null>(nodes).fill(null);
-  let used = 1;
   for (const word of letterWords) {
-    let node = 0;
+    let node = root;
     for (let i = 0; i < word.length; i += 1) {
-      const slot = node * 26 + word.charCodeAt(i) - A;
-      if (children[slot] === 0) children[slot] = used++;
-      node = children[slot] as number;
+      const letter = word.charCodeAt(i) - A;
+      let child = node.children.get(letter);
+      if (!child) {
+        node.children.set(letter, (child = { children: new Map(), wordId: UNKNOWN_ID }));
+        nodes += 1;
+      }
+      node = child;
     }
-    endings[node] = word;
+    node.wordId = ids.get(word) as number;
   }
-  return { children, words: endings, typoTargets: bySlot };
+  return { ...layOutTrie(root, nodes), texts, ids, typoTargets: bySlot };
 }
 
+/** Numbers the nodes depth first, so that a single child comes right after its parent. */
+function layOutTrie(root: BuildNode, nodes: number) {
+  if (nodes > 0xffff) throw new Error('The vocabulary is too large for its 16-bit trie.');
+  const label = new Uint8Array(nodes);
+  const branchRow = new Uint16Array(nodes);
+  const wordIds = new Uint16Array(nodes);
+  const rows: Uint16Array[] = [];
+  let next = 0;
+  const place = (node: BuildNode): number => {
+    const at = next++;
+    wordIds[at] = node.wordId;
+    if (node.children.size === 0) {
+      label[at] = LEAF;
+    } else if (node.children.size === 1) {
+      const [[letter, child]] = node.children as Map<number, BuildNode> & [[number, BuildNode]];
+      label[at] = letter;
+      place(child);
+    } else {
+      label[at] = BRANCHING;
+      const row = new Uint16Array(26);
+      branchRow[at] = rows.length;
+      rows.push(row);
+      for (const [letter, child] of [...node.children].sort((a, b) => a[0] - b[0])) row[letter] = place(child);
+    }
+    return at;
+  };
+  place(root);
+  const branches = new Uint16Array(rows.length * 26);
+  rows.forEach((row, i) => branches.set(row, i * 26));
+  return { label, branchRow, branches, wordIds };
+}
+
+/** The node after reading one more letter (0-25), or NOT_IN_VOCABULARY. */
 function step(vocabulary: Vocabulary, node: number, letter: number): number {
-  return node < 0 ? -1 : (vocabulary.children[node * 26 + letter] as number) || -1;
+  if (node < 0) return NOT_IN_VOCABULARY;
+  const label = vocabulary.label[node] as number;
+  if (label === letter) return node + 1;
+  if (label !== BRANCHING) return NOT_IN_VOCABULARY;
+  return (vocabulary.branches[(vocabulary.branchRow[node] as number) * 26 + letter] as number) || NOT_IN_VOCABULARY;
 }
 
-function wordAt(vocabulary: Vocabulary, node: number): string | null {
-  return node > 0 ? (vocabulary.words[node] ?? null) : null;
+const NOT_IN_VOCABULARY = -1;
+
+/** The id of the word read up to the node, or UNKNOWN_ID. */
+function wordIdAt(vocabulary: Vocabulary, node: number): number {
+  return node > 0 ? (vocabulary.wordIds[node] as number) : UNKNOWN_ID;
 }
 
 // ------------------------------------------------------------------ leetspeak
@@ -191,7 +278,9 @@ export function canonicalWord(word: string): string {
 
 /** The tokens of a text, and the runs of base64 characters found while reading it. */
 export interface Tokens {
-  readonly words: string[];
+  /** Word ids (see Vocabulary.texts) in ids[0 .. count): a slice of the arena given to tokenize. */
+  readonly ids: Int32Array;
+  readonly count: number;
   readonly base64Runs: string[];
   /** Whether the text has letters with no Latin reading (Cyrillic, Arabic, Chinese, ...): worth a gloss. */
   readonly hasForeignLetters: boolean;
@@ -244,10 +333,12 @@ for (const char of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01234567
  * ("node.js" does not), ":" and "=" end a label, "," a clause. Runs of 24 or more base64 characters
  * are collected as they are passed.
  */
-export function tokenize(normalized: string, vocabulary: Vocabulary): Tokens {
-  const words: string[] = [];
+export function tokenize(normalized: string, vocabulary: Vocabulary, arena: Arena<Int32Array>): Tokens {
+  // Each token ends at a different character, or at the end: there are at most length + 1.
+  const ids = arena.take(normalized.length + 1);
+  let count = 0;
   const base64Runs: string[] = [];
-  const { children } = vocabulary;
+  const { label, branches, branchRow } = vocabulary;
   let start = NOT_READING;
   let asI = 0;
   let asL = SAME_AS_I;
@@ -265,8 +356,12 @@ export function tokenize(normalized: string, vocabulary: Vocabulary): Tokens {
     if (code >= 97 && code <= 122 && start !== NOT_READING) {
       hasLetter = true;
       afterLowerCase = true;
-      if (asL >= 0) asL = (children[asL * 26 + code - A] as number) || -1;
-      if (asI >= 0) asI = (children[asI * 26 + code - A] as number) || -1;
+      const letter = code - A;
+      if (asI >= 0) {
+        const only = label[asI] as number;
+        asI = only === letter ? asI + 1 : only === BRANCHING ? (branches[(branchRow[asI] as number) * 26 + letter] as number) || -1 : -1;
+      }
+      if (asL >= 0) asL = step(vocabulary, asL, letter);
       continue;
     }
     if (code >= 128) {
@@ -286,7 +381,7 @@ export function tokenize(normalized: string, vocabulary: Vocabulary): Tokens {
     }
     if (code === SPACE) {
       if (start !== NOT_READING) {
-        words.push(finishWord(vocabulary, normalized, start, i, asI, asL, hasLetter || hasLeetSymbol, foreign));
+        ids[count++] = finishWord(vocabulary, normalized, start, i, asI, asL, hasLetter || hasLeetSymbol, foreign);
         start = NOT_READING;
       }
       afterLowerCase = false;
@@ -296,12 +391,12 @@ export function tokenize(normalized: string, vocabulary: Vocabulary): Tokens {
     const next = i + 1 < length ? normalized.charCodeAt(i + 1) : SPACE;
     const kind = charKind(code, (next >= 128 && FOLDED[next]) || next, start !== NOT_READING);
     if (start !== NOT_READING && (kind === Char.Other || (kind === Char.Upper && afterLowerCase))) {
-      words.push(finishWord(vocabulary, normalized, start, i, asI, asL, hasLetter || hasLeetSymbol, foreign));
+      ids[count++] = finishWord(vocabulary, normalized, start, i, asI, asL, hasLetter || hasLeetSymbol, foreign);
       start = NOT_READING;
     }
     afterLowerCase = kind === Char.Lower;
     if (kind === Char.Other) {
-      pushBoundaryFor(words, code, next);
+      count = pushBoundaryFor(ids, count, code, next);
       continue;
     }
     if (start === NOT_READING) {
@@ -315,8 +410,8 @@ export function tokenize(normalized: string, vocabulary: Vocabulary): Tokens {
     if (kind === Char.Lower || kind === Char.Upper) {
       const letter = (kind === Char.Upper ? code + 32 : code) - A;
       hasLetter = true;
-      if (asL >= 0) asL = (children[asL * 26 + letter] as number) || -1;
-      if (asI >= 0) asI = (children[asI * 26 + letter] as number) || -1;
+      if (asL >= 0) asL = step(vocabulary, asL, letter);
+      asI = step(vocabulary, asI, letter);
     } else if (kind === Char.Leet) {
       if (!isAsciiDigit(code)) hasLeetSymbol = true;
       const letter = LEET_LETTER[code] as number;
@@ -325,9 +420,9 @@ export function tokenize(normalized: string, vocabulary: Vocabulary): Tokens {
       if (asL !== SAME_AS_I) asL = step(vocabulary, asL, letterAsL);
       asI = step(vocabulary, asI, letter);
     } else if (kind === Char.Apostrophe) {
-      const sofar = wordAt(vocabulary, asI);
-      if (sofar !== null && ELISIONS.has(sofar)) {
-        words.push(sofar);
+      const sofar = wordIdAt(vocabulary, asI);
+      if (sofar !== UNKNOWN_ID && ELISIONS.has(vocabulary.texts[sofar] as string)) {
+        ids[count++] = sofar;
         start = NOT_READING;
       }
     } else {
@@ -335,7 +430,7 @@ export function tokenize(normalized: string, vocabulary: Vocabulary): Tokens {
       hasForeignLetters = true;
     }
   }
-  return { words: joinSpacedLetters(words, vocabulary), base64Runs, hasForeignLetters };
+  return { ids, count: joinSpacedLetters(ids, count, vocabulary), base64Runs, hasForeignLetters };
 }
 
 /** A base64 run as text, without the invisible characters tokenize read through. */
@@ -349,7 +444,7 @@ function base64Run(text: string, hadInvisible: boolean): string {
   return run;
 }
 
-/** The token for the word normalized[start, end): its vocabulary form, "zero" for 0, or UNKNOWN_WORD. */
+/** The id of the word normalized[start, end): its vocabulary form, "zero" for 0, or UNKNOWN_ID. */
 function finishWord(
   vocabulary: Vocabulary,
   normalized: string,
@@ -359,16 +454,19 @@ function finishWord(
   asL: number,
   readable: boolean,
   foreign: boolean,
-): string {
-  if (foreign) return UNKNOWN_WORD;
-  if (!readable) return end - start === 1 && normalized.charCodeAt(start) === 48 ? ZERO : UNKNOWN_WORD;
-  const known = wordAt(vocabulary, asI) ?? (asL === SAME_AS_I ? null : wordAt(vocabulary, asL));
-  if (known !== null) return known;
+): number {
+  if (foreign) return UNKNOWN_ID;
+  if (!readable) return end - start === 1 && normalized.charCodeAt(start) === 48 ? ZERO_ID : UNKNOWN_ID;
+  const known = wordIdAt(vocabulary, asI);
+  if (known !== UNKNOWN_ID) return known;
+  if (asL !== SAME_AS_I && wordIdAt(vocabulary, asL) !== UNKNOWN_ID) return wordIdAt(vocabulary, asL);
   const length = end - start;
-  if (length < MIN_TYPO_LENGTH || length > MAX_TYPO_LENGTH) return UNKNOWN_WORD;
+  if (length < MIN_TYPO_LENGTH || length > MAX_TYPO_LENGTH) return UNKNOWN_ID;
   const first = (normalized.charCodeAt(start) | 32) - A;
   const targets = first >= 0 && first < 26 ? vocabulary.typoTargets[typoSlot(first, length)] : undefined;
-  return targets === undefined ? UNKNOWN_WORD : readTypo(targets, normalized, start, length);
+  if (targets === undefined) return UNKNOWN_ID;
+  const typo = readTypo(targets, normalized, start, length);
+  return typo === UNKNOWN_WORD ? UNKNOWN_ID : (vocabulary.ids.get(typo) as number);
 }
 
 // ------------------------------------------------------------------ typos
@@ -422,73 +520,76 @@ function isOneSlipFrom(text: string, start: number, length: number, target: stri
   return swapped || (target.length >= MIN_ANY_EDIT_LENGTH && restMatches(text, start, length, i + 1, target, i + 1));
 }
 
-function pushBoundaryFor(tokens: string[], code: number, next: number): void {
-  if (code === 46) {
-    if (!isAsciiLetterOrDigit(next)) pushBoundary(tokens, SENTENCE_END);
-  } else if (code === 63) {
-    pushBoundary(tokens, QUESTION_END);
-  } else if (code === 33 || code === 59 || code === 10) {
-    pushBoundary(tokens, SENTENCE_END);
-  } else if (code === 58 || code === 61) {
-    pushBoundary(tokens, LABEL_END);
-  } else if (code === 44) {
-    pushBoundary(tokens, CLAUSE_END);
+/** Adds the boundary the character stands for, if any, to ids[0 .. count); returns the new count. */
+function pushBoundaryFor(ids: Int32Array, count: number, code: number, next: number): number {
+  if (code === 46) return isAsciiLetterOrDigit(next) ? count : pushBoundary(ids, count, SENTENCE_END_ID);
+  if (code === 63) return pushBoundary(ids, count, QUESTION_END_ID);
+  if (code === 33 || code === 59 || code === 10) return pushBoundary(ids, count, SENTENCE_END_ID);
+  if (code === 58 || code === 61) return pushBoundary(ids, count, LABEL_END_ID);
+  if (code === 44) return pushBoundary(ids, count, CLAUSE_END_ID);
+  return count;
+}
+
+/** Adds a boundary; next to another boundary only the stronger one stays. */
+function pushBoundary(ids: Int32Array, count: number, boundary: number): number {
+  if (count === 0) return count;
+  const last = ids[count - 1] as number;
+  if (!isBoundaryId(last)) {
+    ids[count] = boundary;
+    return count + 1;
   }
+  if ((BOUNDARY_STRENGTH[last] as number) < (BOUNDARY_STRENGTH[boundary] as number)) ids[count - 1] = boundary;
+  return count;
 }
 
-/** Adds a boundary token; next to another boundary only the stronger one stays. */
-function pushBoundary(tokens: string[], boundary: string): void {
-  if (tokens.length === 0) return;
-  const lastStrength = BOUNDARY_STRENGTH[tokens[tokens.length - 1] as string];
-  if (lastStrength === undefined) tokens.push(boundary);
-  else if (lastStrength < (BOUNDARY_STRENGTH[boundary] as number)) tokens[tokens.length - 1] = boundary;
-}
-
-/** Cuts letters typed one by one back into known words of two letters or more. */
-function segment(letters: string, vocabulary: Vocabulary): string[] {
-  const found: string[] = [];
-  let start = 0;
-  while (start < letters.length) {
+/**
+ * Cuts the single letters ids[from .. to) back into known words of two letters or more, written from
+ * ids[write] on; returns where writing stopped. Each word written consumes two letters or more, so
+ * writing never overtakes reading and the cut can be made in place.
+ */
+function segment(ids: Int32Array, from: number, to: number, write: number, vocabulary: Vocabulary): number {
+  let start = from;
+  while (start < to) {
     let node = 0;
-    let longest: string | null = null;
-    for (let i = start; i < letters.length && node >= 0; i += 1) {
-      node = step(vocabulary, node, letters.charCodeAt(i) - A);
-      const word = wordAt(vocabulary, node);
-      if (word !== null && word.length > 1) longest = word;
+    let longest = UNKNOWN_ID;
+    let longestEnd = start + 1;
+    for (let i = start; i < to && node >= 0; i += 1) {
+      node = step(vocabulary, node, (ids[i] as number) - FIRST_LETTER_ID);
+      const id = wordIdAt(vocabulary, node);
+      if (id !== UNKNOWN_ID && i > start) {
+        longest = id;
+        longestEnd = i + 1;
+      }
     }
-    if (longest !== null) {
-      found.push(longest);
-      start += longest.length;
-    } else {
-      start += 1;
-    }
+    if (longest !== UNKNOWN_ID) ids[write++] = longest;
+    start = longestEnd;
   }
-  return found;
+  return write;
 }
 
-const isSingleLetter = (token: string | undefined) =>
-  token !== undefined && token.length === 1 && token.charCodeAt(0) >= 97 && token.charCodeAt(0) <= 122;
+const isSingleLetter = (id: number) => id >= FIRST_LETTER_ID && id < FIRST_LETTER_ID + 26;
 
 /**
  * Joins runs of three or more single letters ("i g n o r e", "A P I k e y") and cuts the joined
- * letters back into known words ("previousdirections" -> "previous", "directions").
+ * letters back into known words ("previousdirections" -> "previous", "directions"), in place in
+ * ids[0 .. count); returns the new count.
  */
-function joinSpacedLetters(tokens: string[], vocabulary: Vocabulary): string[] {
-  let out: string[] | null = null;
+function joinSpacedLetters(ids: Int32Array, count: number, vocabulary: Vocabulary): number {
+  let write = 0;
   let runStart = 0;
-  for (let i = 0; i <= tokens.length; i += 1) {
-    const token = tokens[i];
-    if (isSingleLetter(token)) continue;
+  for (let i = 0; i <= count; i += 1) {
+    if (i < count && isSingleLetter(ids[i] as number)) continue;
     if (i - runStart >= 3) {
-      out ??= tokens.slice(0, runStart);
-      for (const word of segment(tokens.slice(runStart, i).join(''), vocabulary)) out.push(word);
-    } else if (out) {
-      for (let k = runStart; k < i; k += 1) out.push(tokens[k] as string);
+      write = segment(ids, runStart, i, write, vocabulary);
+    } else if (write !== runStart) {
+      for (let k = runStart; k < i; k += 1) ids[write++] = ids[k] as number;
+    } else {
+      write = i;
     }
-    if (out && token !== undefined) out.push(token);
+    if (i < count) ids[write++] = ids[i] as number;
     runStart = i + 1;
   }
-  return out ?? tokens;
+  return write;
 }
 
 /** Whether the word's letters from `from` on equal the target's from `to` on, to the end of both. */
@@ -509,7 +610,9 @@ const MIN_PRINTABLE_SHARE = 0.8;
 export function decodeBase64Text(run: string): string | null {
   let binary: string;
   try {
-    binary = atob(run.slice(0, run.length - (run.length % 4)));
+    // Padding ("=") is not part of the run; atob reads a last group of two or three characters
+    // without it. A single character left over encodes no whole byte and is dropped.
+    binary = atob(run.length % 4 === 1 ? run.slice(0, -1) : run);
   } catch {
     return null;
   }
