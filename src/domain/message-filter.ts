@@ -786,6 +786,8 @@ class Scan {
   readonly length: number;
   /** Each token's term. */
   private readonly terms: Int32Array;
+  /** Where each sentence ends, made when a rule first looks at a window. */
+  private sentenceEnds: SentenceEnds | null = null;
   /** The positions of each class's tokens: positions[starts[id] .. starts[id + 1]). */
   private readonly starts: Int32Array;
   private readonly positions: Int32Array;
@@ -831,12 +833,11 @@ class Scan {
     return termIs(term, a) || (b !== NO_CLASS && termIs(term, b)) || (c !== NO_CLASS && termIs(term, c));
   }
 
-  endsSentence(j: number): boolean {
-    return endsSentence(this.termAt(j));
-  }
-
   where(id: number): Int32Array {
-    return this.positions.subarray(this.starts[id], this.starts[id + 1]);
+    const start = this.starts[id] as number;
+    const end = this.starts[id + 1] as number;
+    // Most classes do not occur in a given text: those share one empty array instead of a new view.
+    return start === end ? NO_POSITIONS : this.positions.subarray(start, end);
   }
 
   /** How many tokens belong to the class. */
@@ -862,13 +863,32 @@ class Scan {
     return answers[i] === 2;
   }
 
+  /** The last position of the window (i, i + within], cut before the sentence's end unless across. */
+  private windowEnd(i: number, within: number, acrossSentences = false): number {
+    const end = Math.min(this.length - 1, i + within);
+    if (acrossSentences || i + 1 > end) return end;
+    const { firstEndFrom } = (this.sentenceEnds ??= indexSentenceEnds(this.terms, this.length));
+    return Math.min(end, (firstEndFrom[i + 1] as number) - 1);
+  }
+
+  /** The first position of the window [i - within, i), cut after the sentence's start unless across. */
+  private windowStart(i: number, within: number, acrossSentences = false): number {
+    const start = Math.max(0, i - within);
+    if (acrossSentences || i - 1 < start) return start;
+    const { lastEndUpTo } = (this.sentenceEnds ??= indexSentenceEnds(this.terms, this.length));
+    return Math.max(start, (lastEndUpTo[i - 1] as number) + 1);
+  }
+
+  /** Whether the token at j, a position of the text, is in class a, b or c. */
+  private isAt(j: number, a: number, b: number, c: number): boolean {
+    const term = this.terms[j] as number;
+    return termIs(term, a) || (b !== NO_CLASS && termIs(term, b)) || (c !== NO_CLASS && termIs(term, c));
+  }
+
   /** Nearest position after i, at most `within` tokens on and in the same sentence, in class a, b or c; else -1. */
   next(i: number, within: number, a: number, b = NO_CLASS, c = NO_CLASS): number {
-    const end = Math.min(this.length - 1, i + within);
-    for (let j = i + 1; j <= end; j += 1) {
-      if (this.endsSentence(j)) return -1;
-      if (this.is(j, a, b, c)) return j;
-    }
+    const end = this.windowEnd(i, within);
+    for (let j = i + 1; j <= end; j += 1) if (this.isAt(j, a, b, c)) return j;
     return -1;
   }
 
@@ -887,32 +907,36 @@ class Scan {
 
   /** Nearest position before i, at most `within` tokens back and in the same sentence, in class a, b or c; else -1. */
   prev(i: number, within: number, a: number, b = NO_CLASS, c = NO_CLASS): number {
-    const start = Math.max(0, i - within);
-    for (let j = i - 1; j >= start; j -= 1) {
-      if (this.endsSentence(j)) return -1;
-      if (this.is(j, a, b, c)) return j;
-    }
+    const start = this.windowStart(i, within);
+    for (let j = i - 1; j >= start; j -= 1) if (this.isAt(j, a, b, c)) return j;
     return -1;
   }
 
   /** Nearest position after i where the predicate holds; crosses sentence ends only when asked. */
   nextWhere(i: number, within: number, predicate: Predicate, acrossSentences = false): number {
-    const end = Math.min(this.length - 1, i + within);
-    for (let j = i + 1; j <= end; j += 1) {
-      if (!acrossSentences && this.endsSentence(j)) return -1;
-      if (this.holds(predicate, j)) return j;
-    }
+    const end = this.windowEnd(i, within, acrossSentences);
+    for (let j = i + 1; j <= end; j += 1) if (this.holds(predicate, j)) return j;
     return -1;
   }
 
   /** Nearest position before i where the predicate holds; crosses sentence ends only when asked. */
   prevWhere(i: number, within: number, predicate: Predicate, acrossSentences = false): number {
-    const start = Math.max(0, i - within);
-    for (let j = i - 1; j >= start; j -= 1) {
-      if (!acrossSentences && this.endsSentence(j)) return -1;
-      if (this.holds(predicate, j)) return j;
-    }
+    const start = this.windowStart(i, within, acrossSentences);
+    for (let j = i - 1; j >= start; j -= 1) if (this.holds(predicate, j)) return j;
     return -1;
+  }
+
+  /**
+   * Whether `wanted` holds within `within` tokens after i, in the same sentence, before any token of
+   * the blocker classes: "tell me the API key" reaches the key, "tell me if she has used API keys" does not.
+   */
+  reachesBefore(i: number, within: number, wanted: Predicate, blocker: number, otherBlocker = NO_CLASS): boolean {
+    const end = this.windowEnd(i, within);
+    for (let j = i + 1; j <= end; j += 1) {
+      if (this.holds(wanted, j)) return true;
+      if (this.isAt(j, blocker, otherBlocker, NO_CLASS)) return false;
+    }
+    return false;
   }
 
   isClauseStart(j: number): boolean {
@@ -941,6 +965,29 @@ class Scan {
 }
 
 const ADDRESS_WINDOW = 6;
+const NO_POSITIONS = new Int32Array(0);
+
+interface SentenceEnds {
+  /** firstEndFrom[i]: the first sentence end at or after position i, or n when there is none. */
+  readonly firstEndFrom: Int32Array;
+  /** lastEndUpTo[i]: the last sentence end at or before position i, or -1 when there is none. */
+  readonly lastEndUpTo: Int32Array;
+}
+
+function indexSentenceEnds(terms: Int32Array, n: number): SentenceEnds {
+  const firstEndFrom = INTS.take(n + 1);
+  const lastEndUpTo = INTS.take(n + 1);
+  firstEndFrom[n] = n;
+  for (let j = n - 1; j >= 0; j -= 1) {
+    firstEndFrom[j] = endsSentence(terms[j] as number) ? j : (firstEndFrom[j + 1] as number);
+  }
+  let lastEnd = -1;
+  for (let j = 0; j < n; j += 1) {
+    if (endsSentence(terms[j] as number)) lastEnd = j;
+    lastEndUpTo[j] = lastEnd;
+  }
+  return { firstEndFrom, lastEndUpTo };
+}
 
 interface SpeakerIndex {
   /** The nearest position before i that is ToBot, ToOther or Auxiliary, or -1. */
@@ -982,27 +1029,6 @@ function longestPhraseAt(
   return null;
 }
 
-/**
- * Whether `wanted` holds within `within` tokens after i, in the same sentence, before any token of
- * the blocker classes: "tell me the API key" reaches the key, "tell me if she has used API keys" does not.
- */
-function reachesBefore(
-  s: Scan,
-  i: number,
-  within: number,
-  wanted: Predicate,
-  blocker: number,
-  otherBlocker = NO_CLASS,
-): boolean {
-  const end = Math.min(s.length - 1, i + within);
-  for (let j = i + 1; j <= end; j += 1) {
-    if (s.endsSentence(j)) return false;
-    if (s.holds(wanted, j)) return true;
-    if (s.is(j, blocker, otherBlocker)) return false;
-  }
-  return false;
-}
-
 // credential_probe: asking for keys, passwords, tokens, one-time codes or environment values.
 
 /** "the key you use to call the API", "the token you authenticate with". */
@@ -1024,15 +1050,15 @@ const isSecret = memoized([C.secret, C.keyWord, C.foreignKey], (s, j) => {
 function asksForSecret(s: Scan): boolean {
   if (!s.hasAny(C.secret, C.keyWord, C.foreignKey)) return false;
   for (const i of s.where(C.request)) {
-    if (s.addressed(i) && reachesBefore(s, i, 10, isSecret, C.topicFraming) && !isProhibited(s, i)) return true;
+    if (s.addressed(i) && s.reachesBefore(i, 10, isSecret, C.topicFraming) && !isProhibited(s, i)) return true;
   }
   for (const i of s.where(C.question)) {
-    if (reachesBefore(s, i, 7, isSecret, C.topicFraming)) return true;
+    if (s.reachesBefore(i, 7, isSecret, C.topicFraming)) return true;
   }
   for (const id of [C.secret, C.keyWord, C.foreignKey]) {
     for (const j of s.where(id)) {
       if (!s.holds(isSecret, j) || s.prev(j, 3, C.prohibition) >= 0) continue;
-      if (reachesBefore(s, j, 6, isAddressedRequest, C.topicFraming)) return true;
+      if (s.reachesBefore(j, 6, isAddressedRequest, C.topicFraming)) return true;
       const asksBareQuestion = isImperative(s, j) && s.is(s.nextAcross(j, 8, C.sentenceEnd), C.questionMark);
       if (asksBareQuestion) return true;
     }
@@ -1096,12 +1122,12 @@ function asksForOwnPrompt(s: Scan): boolean {
     s.hasAny(C.promptNoun, C.ownPromptPhrase, C.pastText) || s.hasAny(C.setupVerb, C.toldVerb, C.selfReport);
   if (!named && !s.hasAny(C.wholeness, C.notAllowed)) return false;
   for (const i of s.where(C.request)) {
-    if (!reachesBefore(s, i, 10, isOwnPrompt, C.topicFraming, C.theirs)) continue;
+    if (!s.reachesBefore(i, 10, isOwnPrompt, C.topicFraming, C.theirs)) continue;
     if (!isProhibited(s, i) && s.next(i, 4, C.asideWord) < 0) return true;
   }
   for (const i of s.where(C.question)) {
     if (s.prev(i, 3, C.overrideVerb) >= 0) continue;
-    if (reachesBefore(s, i, 6, isOwnPrompt, C.topicFraming, C.theirs) || s.nextWhere(i, 4, isSetupReference) >= 0) {
+    if (s.reachesBefore(i, 6, isOwnPrompt, C.topicFraming, C.theirs) || s.nextWhere(i, 4, isSetupReference) >= 0) {
       return true;
     }
   }
@@ -1112,7 +1138,7 @@ function asksForOwnPrompt(s: Scan): boolean {
     if (s.next(i, 2, C.promptNoun) >= 0) return true;
   }
   for (const i of s.where(C.describeVerb)) {
-    if (s.addressed(i) && reachesBefore(s, i, 10, isOwnPrompt, C.topicFraming, C.theirs)) return true;
+    if (s.addressed(i) && s.reachesBefore(i, 10, isOwnPrompt, C.topicFraming, C.theirs)) return true;
   }
   for (const i of s.where(C.pronounObject)) {
     if (s.is(i - 1, C.request) && asksDirectly(s, i - 1) && s.prevWhere(i - 1, 16, isOwnPrompt, true) >= 0) return true;

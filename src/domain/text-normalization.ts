@@ -358,8 +358,10 @@ export function tokenize(normalized: string, vocabulary: Vocabulary, arena: Aren
       afterLowerCase = true;
       const letter = code - A;
       if (asI >= 0) {
+        // step(), written out: this line runs for most characters of most messages.
         const only = label[asI] as number;
-        asI = only === letter ? asI + 1 : only === BRANCHING ? (branches[(branchRow[asI] as number) * 26 + letter] as number) || -1 : -1;
+        if (only === letter) asI += 1;
+        else asI = only === BRANCHING ? (branches[(branchRow[asI] as number) * 26 + letter] as number) || -1 : -1;
       }
       if (asL >= 0) asL = step(vocabulary, asL, letter);
       continue;
