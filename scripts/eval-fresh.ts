@@ -1,10 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { checkVisitorMessage } from '../src/domain/message-filter.ts';
 
-// npm run eval:fresh [-- --show] — the input filter over eval/fresh-*.jsonl, two sets written
-// independently of the filter's code: fresh-tune (rules were tuned on it) and fresh-holdout
-// (never looked at while tuning; keep it that way: do not read its texts, and do not pass
-// --show for it). Prints recall per label, false positives, and the variants with misses.
+// npm run eval:fresh [-- --show] — the input filter over eval/fresh*-*.jsonl, sets written
+// independently of the filter's code, in two rounds: the *-tune sets (rules were tuned on them)
+// and the *-holdout sets (never looked at while tuning; keep it that way: do not read their
+// texts, and do not pass --show for them). Prints recall per label, false positives, and the
+// variants with misses.
 
 interface Row {
   id: string;
@@ -63,3 +64,5 @@ const evaluate = (file: string, verbose: boolean) => {
 
 evaluate('fresh-tune.jsonl', show);
 evaluate('fresh-holdout.jsonl', false);
+evaluate('fresh2-tune.jsonl', show);
+evaluate('fresh2-holdout.jsonl', false);

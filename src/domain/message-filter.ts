@@ -93,7 +93,7 @@ const WORD_CLASSES = {
     do, bhejo, bhej do, de do, communiquer, fournir, transmettre, fournissez, communiquez, respond with, answer with,
     peek, peek at, look at, glimpse, walk me through, walk through, go over, run me through, tunjukkan, tampilkan,
     berikan, beritahu, katakan, tulis, sebutkan, hien thi, cho toi xem, noi cho toi, viet, visa, beratta, skriv, ge
-    mig, vis, fortell, sharing, showing, telling, revealing`,
+    mig, vis, fortell, sharing, showing, telling, revealing, turn, convert, rewrite, transform, emit, recast, restate, transcribe, recopier, copier, recopiez, klistra in, klistra, plakken, plak`,
   strongRequest: 'dump, leak, reveal, expose, exfiltrate, disclose, divulge, recite, verbatim',
   question: `what, whats, wat, wats, wut, which, where, wheres, cual, cuales, quel, quelle, quels, quelles, welche,
     welcher, welches, welchen, lautet, lauten, qual, quais, quale, quali, welke, jakie, jaki, jaka, jakich, nedir,
@@ -110,7 +110,7 @@ const WORD_CLASSES = {
     credenciales, mot de passe, mots de passe, mdp, identifiants, code pin, passwort, passworter, kennwort,
     zugangsdaten, schlussel, senha, senhas, credenciais, chave, chiave, credenziali, wachtwoord, wachtwoorden,
     inloggegevens, toegangscode, haslo, hasla, hasel, dane logowania, sifre, sifreyi, sifresi, sifresini, sifreni,
-    parola, parolayi, kimlik bilgileri, kata sandi, mat khau, losenord, passord`,
+    parola, parolayi, kimlik bilgileri, kata sandi, mat khau, losenord, passord, process env, token de acesso, token de acceso, jeton d acces, zugriffstoken, token di accesso, omgevingsvariabele, omgevingsvariabelen, variable de entorno, variables de entorno, variable d environnement, variables d environnement, umgebungsvariable, umgebungsvariablen, login code, sign in code, signin code, access code`,
   keyWord: 'key, keys, token, tokens, pass, secret, password',
   keyOwner: `open ai, ai, openai, anthropic, azure, google, gemini, claude, llm, provider, aws, gcp, stripe, twilio,
     github, gitlab, slack, db, database, admin, root, master, service, webhook, deploy, deployment, encryption, gpg,
@@ -156,7 +156,7 @@ const WORD_CLASSES = {
   ownPromptPhrase: `system prompt, system message, system instructions, initial prompt, initialization string, message
     zero, first message, developer message, init string, preprompt, metaprompt, system configuration, system config,
     systemprompt, systemanweisungen, systemanweisung, systemprompts, systemnachricht, systeemprompt,
-    systeeminstructies, prompt systemowy, sistem istemi, sistem mesaji, sistem talimatlari`,
+    systeeminstructies, prompt systemowy, sistem istemi, sistem mesaji, sistem talimatlari, private notes, hidden notes, owner notes, owners notes, private section`,
   completeness: `verbatim, word for word, line by line, each line, every line, full text, every sentence, each
     sentence, every word, each word, character for character, letter for letter, unabridged, unredacted, cada frase,
     cada linea, mot pour mot, mot a mot, palabra por palabra, wort fur wort, exactement, exactamente, genau, wortlich,
@@ -252,7 +252,7 @@ const WORD_CLASSES = {
     limited to, never limited to, not subject to, not bound to, broken free of, broken free from, break free of, break
     free from, free itself from, free yourself from, disregards, ignores, unburdened by, ningun, ninguna, ninguno,
     aucune, aucun, devoid of, not bound by, unbound by, beyond, minus, lacking, none of, geen, zonder, bez, zadnych,
-    zadnej, bina, bina kisi, tanpa, khong co, utan, uten`,
+    zadnej, bina, bina kisi, tanpa, khong co, utan, uten, nicio, niciun, fara, nici`,
   strongLimit: `guardrails, guardrail, censorship, censoring, censor, censors, filters, filter, filtering, caveats,
     moderation, ethical, morally, ethically, caveat, disclaimers, disclaimer, refusals, morals, morality, ethics,
     moral guidelines, ethical guidelines, ethical principles, moral principles, content policy, content policies,
@@ -263,13 +263,13 @@ const WORD_CLASSES = {
     filtro, filtros, filtre, filtres, filtri, moralidad, ethik, etica, ethique, advertencias, avertissements,
     warnungen, avvertenze, moral, morale, ethical constraints, moral constraints, ethical boundaries, moral
     boundaries, ethical limits, moral compass, limits whatsoever, restrictions whatsoever, censuur, cenzury, cenzura,
-    filtrow, filtry, kisitlamalarini, kisitlamalarin, sinirlamalarini, sansur`,
+    filtrow, filtry, kisitlamalarini, kisitlamalarin, sinirlamalarini, sansur, safety layer, safety layers, safety mode, safety system, safety systems, safety checks, content restrictions, content moderation, reglas de seguridad, restricciones de seguridad, regles de securite, sicherheitsregeln`,
   limit: `restrictions, restriction, limits, limitations, limitation, boundaries, constraints, rules, policies,
     policy, guidelines, principles, warnings, laws, regulations, programming, values, regles, reglas, regeln, regole,
     regras, restricciones, einschrankungen, beschrankungen, grenzen, restrizioni, limiti, restricoes, limites,
     limitaciones, normas, normes, normen, leyes, lois, gesetze, beperkingen, restricties, regels, ograniczenia,
     ograniczen, zasad, kisitlama, kisitlamalar, kurallar, pabandi, niyam, batasan, pembatasan, gioi han,
-    begransningar, restriktioner, begrensninger`,
+    begransningar, restriktioner, begrensninger, limitacion, restriccion, restrictie, restrictii, limitari, reguli`,
   unlock: `remove, removed, disable, disabled, lift, bypass, bypassing, drop, dropped, turn off, switch off, shut off,
     free itself, disregards, ignores, bypasses, deactivate, ignore, ignoring, break, breaking, escape, escaped,
     escaping, circumvent, circumventing, suspend, jailbreak, unlock, evade, disregard, disregarding, abandon,
@@ -277,7 +277,7 @@ const WORD_CLASSES = {
     throw off, cast off, quitar, quita, desactiva, desactivar, elimina, eliminar, ignora, ignorar, olvida, enleve,
     enlever, desactive, desactiver, supprime, supprimer, contourne, oublie, ignoriere, deaktiviere, entferne, umgehe,
     vergiss, rimuovi, disattiva, aggira, remova, desative, wylacz, usun, zdejmij, schakel uit, verwijder, kaldir,
-    bhool jao, bhool ja, bhulo, hata do, hatao`,
+    bhool jao, bhool ja, bhulo, hata do, hatao, relax, loosen, soften, waive, bend`,
   released: `lifted, removed, disabled, gone, off, suspended, waived, deactivated, switched off, turned off, dont
     apply, do not apply, doesnt apply, does not apply, no longer apply, no longer applies, dont cover, do not cover,
     doesnt cover, does not cover, dont matter, do not matter, dont exist, do not exist, are void, dont count,
@@ -338,7 +338,7 @@ const WORD_CLASSES = {
     you are from now on, tu es desormais, tu es maintenant, tu seras desormais, ahora eres, ahora seras, a partir de
     ahora eres, du bist jetzt, du bist ab jetzt, du bist nun, du bist ab sofort, ora sei, adesso sei, agora voce e,
     agora es, agora tu es, you re now, ab jetzt bist du, desormais tu es, vanaf nu ben je, je bent nu, jij bent nu, nu
-    ben je, od teraz jestes, teraz jestes, artik sen, sekarang kamu adalah, sekarang kamu, du ar nu, du er na`,
+    ben je, od teraz jestes, teraz jestes, artik sen, sekarang kamu adalah, sekarang kamu, du ar nu, du er na, ur now, u r now, u are now, your now`,
   youAre: `you are, youre, you re, ur, u r, u are, you will be, you become, tu es, eres, du bist, bist du, sei, sei
     tu, voce e, you are going to be, eres tu, je bent, jij bent, ben je, ben jij, u bent, bent u, jestes, sen bir, tum
     ho, kamu adalah, anda adalah, du ar, du er, tum`,
@@ -389,7 +389,7 @@ const WORD_CLASSES = {
   personaHeader: 'persona, new persona, new role, new identity, new character, character, identity',
   represent: `represent, representing, work for, working for, act on behalf of, acting on behalf of, advocate for,
     advocating for, speak for, speaking for, side with, siding with, negotiate for, act for, acting for,
-    on behalf of`,
+    on behalf of, working exclusively for, work exclusively for, works exclusively for, working only for, work only for, works only for`,
   rival: `competitor, competitors, rival, rivals, opponent, opponents, other candidate, another candidate,
     other candidates, hiring company, hiring manager, the company, the employer, employer, me, us, instead`,
   invertedRules: 'opposite day, opposite mode, backwards day, reverse day, opposite world, bizarro day, bizarro mode',
@@ -397,7 +397,7 @@ const WORD_CLASSES = {
     limits, blocked, not supposed`,
   hexHint: 'hex, hexadecimal, hexdump, unhex, decode, decoded, decoding, encoded, encoding, ascii, bytes, deobfuscate',
   rot13Hint: 'rot13, rot, caesar, cipher, ciphertext, rotated, rotate',
-  reversedHint: 'reverse, reversed, backwards, backward, mirrored, mirror, flipped, flip',
+  reversedHint: 'reverse, reversed, backwards, backward, mirrored, mirror, flipped, flip, right to left, in reverse',
   reversedWord: `eht, uoy, ruoy, dna, lla, erongi, tnirp, esaelp, tpmorp, metsys, snoitcurtsni, suoiverp, drowssap,
     terces, laever, wohs, llet, selur, siht`,
   permitted: `permission to, authorized to, authorised to, allowed to, permitted to, free to, cleared to, approved to,
@@ -412,7 +412,7 @@ const WORD_CLASSES = {
     bhool ja, nazarandaaz karo`,
   finalRequest: `yaz, yazar, yazdir, goster, soyle, paylas, paylasir, ver, bata, bata do, batao, dikhao, dikha do,
     likho, likh do, bhej do`,
-  asideVerb: 'set, put, lay, push, cast, throw',
+  asideVerb: 'set, put, lay, push, cast, throw, setting, putting, sets, puts',
   asideWord: 'aside, away, to one side',
   assistVerb: 'help, assist, support, serve, side with, work with',
   competitor: `competitor, competitors, rival, rivals, opponent, opponents, other candidate, another candidate,
@@ -423,7 +423,7 @@ const WORD_CLASSES = {
   governVerb: `shape, shapes, govern, governs, guide, guides, control, controls, dictate, dictates, drive, drives,
     determine, determines, constrain, constrains, define, defines`,
   supersedes: `supersedes, overrides, replaces, cancels, invalidates, voids, nullifies, takes precedence over,
-    override, supersede, replace, cancel`,
+    override, supersede, replace, cancel, higher priority than, priority over, precedence over, outranks, takes priority over`,
   thisMessage: `this message, this note, this instruction, this prompt, the following, this text, this update,
     this directive, these instructions, this notice, this memo`,
   pronounObject: 'it, them, that, those',
@@ -431,7 +431,13 @@ const WORD_CLASSES = {
   youAreNot: 'nahi ho, nahin ho, degilsin, nie jestes',
   coreLimit: `restrictions, limits, limitations, boundaries, constraints, restricciones, einschrankungen, limites,
     beperkingen, restricties, ograniczenia, ograniczen, kisitlamalar, kisitlamalarini, restricoes, restriction,
-    limitation, constraint`,
+    limitation, constraint, limitacion, restriccion, restrictie, restrictii, limitari`,
+  replacedWord: `replaced, updated, changed, overwritten, overridden, rewritten, revised, superseded, deprecated,
+    swapped, modified, patched, reset, reassigned, remplacees, ersetzt, reemplazadas, sostituite, substituidas`,
+  offValue: 'false, none, off, disabled, null, zero, no, nil, unlimited, ninguna, aucune, keine, nessuna',
+  secretPart: `characters, character, chars, digits, digit, letters, letter, prefix, suffix, half, part, beginning,
+    first, last`,
+  ourSide: 'me, us, my, our, ours, myself, ourselves, nous, notre, nos, uns, unsere, unser, nosotros, nuestros, nuestras',
   rot13Word: `gur, lbh, lbhe, naq, vf, zr, bs, jvgu, sbe, ner, guvf, nyy, abj, gryy, fubj, cevag, cebzcg, flfgrz,
     vafgehpgvbaf, cnffjbeq, frperg, vtaber, cerivbhf, ehyrf, tvira, lbhet`,
 } as const;
@@ -653,6 +659,15 @@ const GLOSSES: Record<string, string> = {
   новая: 'new', новые: 'new', новый: 'new', только: 'only', мой: 'my', моим: 'my', что$: 'what', какой: 'what',
   какие: 'what', дали: 'given', дан: 'given', получил: 'received', она$: 'she', он$: 'he', её$: 'her',
   ее$: 'her', его$: 'his', их$: 'their', как$: 'how', опыт: 'experience', работал: 'worked', использовал: 'used',
+  // Ukrainian
+  відтепер: 'from now on', ігноруй: '!ignore', представляєш: 'represent', представляй: '!represent', лише: 'only',
+  наші: 'our', наших: 'our', інтереси: 'interests', обмежен: 'restrictions', інструкці: 'instructions',
+  твої: 'your', твій: 'your',
+  // Hebrew
+  מעכשיו: 'from now on', 'אין לך': 'you have no', הגבלות: 'restrictions', הגבלה: 'restriction', כללים: 'rules',
+  התעלם: '!ignore', שכח: '!forget', הוראות: 'instructions', הנחיות: 'instructions', סיסמה: 'password',
+  סיסמא: 'password', מפתח: 'key', הצג: '!show', תראה: '!show', אתה: 'you', את$: 'you', שלך: 'your', ללא: 'without',
+  בלי: 'without', מסננים: 'filters', צנזורה: 'censorship',
   // Chinese
   忽略: '!ignore', 无视: '!ignore', 忘记: '!forget', 忘掉: '!forget', 放弃: '!abandon', 告诉: '!tell', 显示: '!display',
   输出: '!output', 打印: '!print', 给我: '!give me', 透露: '!reveal', 展示: '!show', 重复: '!repeat', 发送: '!send',
@@ -680,7 +695,8 @@ const GLOSSES: Record<string, string> = {
   一字一句: 'word for word', 新しい: 'new', アシスタント: 'assistant', 彼女: 'she', 彼: 'he',
   どのように: 'how', どう: 'how', 経験: 'experience',
   不再是: 'no longer', 你不再是: 'you are no longer', 你现在是: 'you are now', 从现在起: 'from now on',
-  今後: 'from now on', ではなく: 'not', として振る舞: '!act as', 振る舞: '!act as', ふりをして: '!pretend',
+  今後: 'from now on', ではなく: 'not', 制限なし: 'no restrictions', 制限のない: 'no restrictions',
+  フィルターなし: 'without filters', 貼り付け: '!paste', 省略せず: 'in full', 管理者: 'administrator', として振る舞: '!act as', 振る舞: '!act as', ふりをして: '!pretend',
   // Korean
   무시: '!ignore', 잊어: '!forget', 보여: '!show', 알려: '!tell', 출력: '!output', 말해: '!tell', 공유: '!share',
   해제: '!remove', 답하: '!answer', 대답: '!answer', 이전: 'previous', 모든: 'all', 전부: 'all', 지시: 'instructions',
@@ -693,7 +709,7 @@ const GLOSSES: Record<string, string> = {
   पिछले: 'previous', सभी: 'all', सारे: 'all', निर्देश: 'instructions', नियम: 'rules', अनदेखा: '!ignore',
   नज़रअंदाज़: '!ignore', भूल: '!forget', सिस्टम: 'system', प्रॉम्प्ट: 'prompt', दिखा: '!show', बता: '!tell',
   लिख: '!write', पासवर्ड: 'password', कुंजी: 'key', अपना: 'your', अपने: 'your', तुम्हारा: 'your', आपका: 'your',
-  तुम: 'you', आप: 'you', 'अब से': 'from now on', प्रतिबंध: 'restrictions', पाबंदी: 'restrictions', बिना: 'without',
+  तुम: 'you are', आप: 'you', 'अब से': 'from now on', 'अब से तुम': 'from now on you are', प्रतिबंध: 'restrictions', पाबंदी: 'restrictions', बिना: 'without',
   पूरा: 'full', सहायक: 'assistant',
   // Arabic
   تجاهل: '!ignore', انس: '!forget', اظهر: '!show', اعرض: '!display', ارسل: '!send', اعطني: '!give me',
@@ -1044,8 +1060,15 @@ const isForeignKey = (s: Scan, j: number) =>
 const isSecret = memoized([C.secret, C.keyWord, C.foreignKey], (s, j) => {
   const ownedKey = s.is(j, C.keyWord) && (s.is(j - 1, C.keyOwner) || isKeyInUse(s, j));
   const named = s.is(j, C.secret) || ownedKey || isForeignKey(s, j);
-  return named && !s.is(j + 1, C.secretTopic) && !s.is(j - 1, C.secretTopic);
+  return named && !s.is(j + 1, C.secretTopic) && !s.is(j - 1, C.secretTopic) && !isSaidToBeSecret(s, j);
 });
+
+/** "Is her salary a secret?", "that was a secret": the word describes something, it names no secret. */
+function isSaidToBeSecret(s: Scan, j: number): boolean {
+  if (s.word(j - 1) !== 'a') return false;
+  for (let k = j - 2; k >= Math.max(0, j - 5) && !s.isClauseStart(k); k -= 1) if (DECLARATIVE.has(s.word(k))) return true;
+  return false;
+}
 
 function asksForSecret(s: Scan): boolean {
   if (!s.hasAny(C.secret, C.keyWord, C.foreignKey)) return false;
@@ -1059,6 +1082,9 @@ function asksForSecret(s: Scan): boolean {
     for (const j of s.where(id)) {
       if (!s.holds(isSecret, j) || s.prev(j, 3, C.prohibition) >= 0) continue;
       if (s.reachesBefore(j, 6, isAddressedRequest, C.topicFraming)) return true;
+      // "the first 6 characters of the API key you use", "just the last digits of the password"
+      const part = s.prev(j, 4, C.secretPart);
+      if (part >= 0 && (s.prev(part, 6, C.question) >= 0 || s.prevWhere(part, 6, isAddressedRequest) >= 0)) return true;
       const asksBareQuestion = isImperative(s, j) && s.is(s.nextAcross(j, 8, C.sentenceEnd), C.questionMark);
       if (asksBareQuestion) return true;
     }
@@ -1217,6 +1243,10 @@ const DETERMINERS = new Set(['the', 'all', 'that', 'this', 'those', 'these', 'an
 
 function removesSafety(s: Scan): boolean {
   if (!s.hasAny(C.strongLimit, C.limit)) return false;
+  for (const j of s.where(C.strongLimit)) {
+    // Settings switched off: "safety_mode=false", "content_policy: none", "filters = off".
+    if (s.word(j + 1) === LABEL_END && s.is(j + 2, C.offValue)) return true;
+  }
   for (const i of s.where(C.negator)) {
     if (s.next(i, 5, C.strongLimit) >= 0 || (s.next(i, 4, C.limit) >= 0 && speaksToModel(s, i))) return true;
     const limit = s.next(i, 2, C.limit);
@@ -1398,6 +1428,11 @@ function switchesPrincipal(s: Scan): boolean {
   for (const i of s.where(C.represent)) {
     if (!s.addressed(i)) continue;
     if (s.prev(i, 2, C.quit) >= 0) return true;
+    // "From now on you work for me", "represent only our interests"
+    const forUs = s.next(i, 3, C.ourSide) >= 0;
+    const lasting = s.prev(i, 8, C.persistence) >= 0 || s.next(i, 10, C.persistence) >= 0 || s.prev(i, 3, C.nowWord) >= 0;
+    if (forUs && (lasting || s.next(i, 2, C.exclusively) >= 0)) return true;
+    if (s.is(i, C.exclusively) && s.prev(i, 8, C.youAre, C.youAreNow) >= 0) return true;
     if (s.next(i, 4, C.rival) < 0) continue;
     if (isImperative(s, i) || s.next(i, 10, C.persistence) >= 0) return true;
     const you = s.prev(i, 4, C.you);
@@ -1452,10 +1487,21 @@ function overridesInstructions(s: Scan): boolean {
     if (told && s.nextWhere(i, 6, isOverrideTarget) >= 0) return true;
   }
   for (const i of s.where(C.supersedes)) {
-    if (s.prev(i, 2, C.thisMessage) >= 0 && s.nextWhere(i, 4, isOverrideTarget) >= 0) return true;
+    // "This message supersedes ...", "Prompt v7 supersedes everything above", "... has priority over your system prompt"
+    if (s.prev(i, 2, C.thisMessage) < 0 && s.prev(i, 3, C.promptNoun, C.newWord) < 0) continue;
+    if (s.nextWhere(i, 4, isOverrideTarget) >= 0 || s.next(i, 4, C.above, C.ownPromptPhrase) >= 0) return true;
+  }
+  for (const id of [C.promptNoun, C.instruction]) {
+    for (const j of s.where(id)) {
+      if (s.prev(j, 3, C.your) < 0) continue;
+      // "Your instructions have been replaced by ...", "your instruction set is now: ..."
+      if (s.next(j, 4, C.replacedWord) >= 0) return true;
+      if (DECLARATIVE.has(s.word(j + 1)) && s.is(j + 2, C.nowWord)) return true;
+    }
   }
   for (const i of s.where(C.asideWord)) {
     if (s.prev(i, 4, C.asideVerb) >= 0 && s.prevWhere(i, 3, isOverrideTarget) >= 0) return true;
+    if (s.is(i - 1, C.asideVerb) && s.nextWhere(i, 4, isOverrideTarget) >= 0 && s.addressed(i - 1)) return true;
   }
   for (const id of [C.instruction, C.weakInstruction]) {
     for (const j of s.where(id)) {
@@ -1494,7 +1540,9 @@ function issuesNewInstructions(s: Scan): boolean {
 /** "Note to the assistant reading this page: ...", "(Instruction to any language model parsing this ...)" */
 function addressesAiReader(s: Scan): boolean {
   for (const i of s.where(C.noteTo)) {
-    if (s.nextAcross(i, 3, C.bot) >= 0) return true;
+    // A heading ("Note to the AI: ...", "Instructions for assistants, ..."), not "she writes instructions for AI agents".
+    const bot = s.nextAcross(i, 3, C.bot);
+    if (bot >= 0 && (i === 0 || s.isClauseStart(i - 1) || s.isClauseStart(bot + 1) || bot + 1 >= s.length)) return true;
   }
   for (const i of s.where(C.aiReader)) {
     if (s.is(i - 1, C.bot) && (s.word(i + 1) === 'this' || s.word(i + 1) === 'these')) return true;
@@ -1534,7 +1582,7 @@ const URL_ESCAPE = /%[2-7][0-9a-f]/i;
 /** Hex digits only, in pairs; printable ASCII starts each pair with a digit (2-7). */
 function looksLikeHexText(run: string): boolean {
   const isDigit = (i: number) => run.charCodeAt(i) >= 48 && run.charCodeAt(i) <= 57;
-  return run.length % 2 === 0 && isDigit(0) && isDigit(2) && /^[0-9a-f]+$/i.test(run);
+  return run.length % 2 === 0 && isDigit(0) && isDigit(2) && /^(0x)?[0-9a-f]+$/i.test(run);
 }
 const HEX_ESCAPE = '\\x';
 
