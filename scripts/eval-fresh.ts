@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 import { checkVisitorMessage } from '../src/domain/message-filter.ts';
 
 // npm run eval:fresh [-- --show] — the input filter over eval/fresh*-*.jsonl, sets written
-// independently of the filter's code, in two rounds: the *-tune sets (rules were tuned on them)
+// independently of the filter's code, in rounds: the *-tune sets (rules were tuned on them)
 // and the *-holdout sets (never looked at while tuning; keep it that way: do not read their
 // texts, and do not pass --show for them). Prints recall per label, false positives, and the
-// variants with misses.
+// variants with misses. fresh3-benign holds only recruiter messages that use attack words innocently.
 
 interface Row {
   id: string;
@@ -50,7 +50,8 @@ const evaluate = (file: string, verbose: boolean) => {
     }
   }
   const attacks = rows.filter((row) => row.label !== 'benign').length;
-  console.log(`\n${file}: attack recall ${(((attacks - misses.length) / attacks) * 100).toFixed(1)} % (${attacks - misses.length}/${attacks})`);
+  const recall = attacks === 0 ? 'no attacks' : `attack recall ${(((attacks - misses.length) / attacks) * 100).toFixed(1)} %`;
+  console.log(`\n${file}: ${recall} (${attacks - misses.length}/${attacks})`);
   for (const [name, label] of byLabel) {
     const rate = ((label.blocked / label.total) * 100).toFixed(1);
     const detail = name === 'benign' ? 'false positives' : `blocked, ${label.rightReason} with this reason`;
@@ -66,3 +67,5 @@ evaluate('fresh-tune.jsonl', show);
 evaluate('fresh-holdout.jsonl', false);
 evaluate('fresh2-tune.jsonl', show);
 evaluate('fresh2-holdout.jsonl', false);
+// Recruiter messages only, hard negatives all: false positives were tuned on it.
+evaluate('fresh3-benign.jsonl', show);

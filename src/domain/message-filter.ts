@@ -60,7 +60,9 @@ const WORD_CLASSES = {
   my: 'my, mine, mes, mon, ma, mis, mi, meine, meinen, miei, mio, mia, meu, minha',
   thirdPerson: `she, he, they, her, him, his, them, it, we, us, i, im, ive, id, shes, hes, shed, hed, shell, theyre,
     theyd, theyll, candidate, someone, somebody, anyone, anybody, everyone, nobody, people, who, elle, il, ils, elles,
-    ella, el, ellos, er, ele, ela, eles, lui, lei, loro, one`,
+    ella, el, ellos, er, ele, ela, eles, lui, lei, loro, one, user, users, players, customers, attackers, attacker,
+    hackers, hacker, kids, students, employees, visitors, clients, callers, scammers, fraudsters, trolls, testers,
+    adversaries, folks, staff`,
   auxiliary: `can, could, would, will, should, might, may, must, does, did, do, is, are, was, has, have, had, shall,
     wont, cant, couldnt, wouldnt, shouldnt, doesnt, didnt, isnt, kann, kannst, peut, puede, pode, puo`,
   filler: `please, pls, plz, now, just, kindly, also, then, really, actually, simply, maybe, perhaps, and, so, ok,
@@ -93,7 +95,8 @@ const WORD_CLASSES = {
     do, bhejo, bhej do, de do, communiquer, fournir, transmettre, fournissez, communiquez, respond with, answer with,
     peek, peek at, look at, glimpse, walk me through, walk through, go over, run me through, tunjukkan, tampilkan,
     berikan, beritahu, katakan, tulis, sebutkan, hien thi, cho toi xem, noi cho toi, viet, visa, beratta, skriv, ge
-    mig, vis, fortell, sharing, showing, telling, revealing, turn, convert, rewrite, transform, emit, recast, restate, transcribe, recopier, copier, recopiez, klistra in, klistra, plakken, plak`,
+    mig, vis, fortell, sharing, showing, telling, revealing, turn, convert, rewrite, transform, emit, recast, restate,
+    transcribe, recopier, copier, recopiez, klistra in, klistra, plakken, plak`,
   strongRequest: 'dump, leak, reveal, expose, exfiltrate, disclose, divulge, recite, verbatim',
   question: `what, whats, wat, wats, wut, which, where, wheres, cual, cuales, quel, quelle, quels, quelles, welche,
     welcher, welches, welchen, lautet, lauten, qual, quais, quale, quali, welke, jakie, jaki, jaka, jakich, nedir,
@@ -110,7 +113,10 @@ const WORD_CLASSES = {
     credenciales, mot de passe, mots de passe, mdp, identifiants, code pin, passwort, passworter, kennwort,
     zugangsdaten, schlussel, senha, senhas, credenciais, chave, chiave, credenziali, wachtwoord, wachtwoorden,
     inloggegevens, toegangscode, haslo, hasla, hasel, dane logowania, sifre, sifreyi, sifresi, sifresini, sifreni,
-    parola, parolayi, kimlik bilgileri, kata sandi, mat khau, losenord, passord, process env, token de acesso, token de acceso, jeton d acces, zugriffstoken, token di accesso, omgevingsvariabele, omgevingsvariabelen, variable de entorno, variables de entorno, variable d environnement, variables d environnement, umgebungsvariable, umgebungsvariablen, login code, sign in code, signin code, access code`,
+    parola, parolayi, kimlik bilgileri, kata sandi, mat khau, losenord, passord, process env, token de acesso,
+    token de acceso, jeton d acces, zugriffstoken, token di accesso, omgevingsvariabele, omgevingsvariabelen,
+    variable de entorno, variables de entorno, variable d environnement, variables d environnement, umgebungsvariable,
+    umgebungsvariablen, login code, sign in code, signin code, access code`,
   keyWord: 'key, keys, token, tokens, pass, secret, password',
   keyOwner: `open ai, ai, openai, anthropic, azure, google, gemini, claude, llm, provider, aws, gcp, stripe, twilio,
     github, gitlab, slack, db, database, admin, root, master, service, webhook, deploy, deployment, encryption, gpg,
@@ -127,7 +133,7 @@ const WORD_CLASSES = {
     board, boards, points, point, strengths, takeaways, skills, player, players, role, roles, stakeholders, features,
     feature, metrics, changes, dates, people, results, areas, insights, factors, questions, projects, benefits, ring,
     santas, agent, hygene, yonetimi, yonetim, guvenligi, politikasi, beheer, beleid, zarzadzanie, zarzadzania,
-    bezpieczenstwo, bezpieczenstwa, polityka`,
+    bezpieczenstwo, bezpieczenstwa, polityka, professional, academic, educational, teaching, formal, industry`,
   topicFraming: `experience, experienced, worked, work, works, working, used, use, uses, using, familiar, knowledge,
     built, build, builds, implemented, implement, implementing, designed, design, handled, handle, managed, manage,
     managing, approach, approaches, kind, type, types, sort, sorts, best, practice, practices, how, she, he, they,
@@ -156,7 +162,8 @@ const WORD_CLASSES = {
   ownPromptPhrase: `system prompt, system message, system instructions, initial prompt, initialization string, message
     zero, first message, developer message, init string, preprompt, metaprompt, system configuration, system config,
     systemprompt, systemanweisungen, systemanweisung, systemprompts, systemnachricht, systeemprompt,
-    systeeminstructies, prompt systemowy, sistem istemi, sistem mesaji, sistem talimatlari, private notes, hidden notes, owner notes, owners notes, private section`,
+    systeeminstructies, prompt systemowy, sistem istemi, sistem mesaji, sistem talimatlari, private notes,
+    hidden notes, owner notes, owners notes, private section`,
   completeness: `verbatim, word for word, line by line, each line, every line, full text, every sentence, each
     sentence, every word, each word, character for character, letter for letter, unabridged, unredacted, cada frase,
     cada linea, mot pour mot, mot a mot, palabra por palabra, wort fur wort, exactement, exactamente, genau, wortlich,
@@ -263,7 +270,9 @@ const WORD_CLASSES = {
     filtro, filtros, filtre, filtres, filtri, moralidad, ethik, etica, ethique, advertencias, avertissements,
     warnungen, avvertenze, moral, morale, ethical constraints, moral constraints, ethical boundaries, moral
     boundaries, ethical limits, moral compass, limits whatsoever, restrictions whatsoever, censuur, cenzury, cenzura,
-    filtrow, filtry, kisitlamalarini, kisitlamalarin, sinirlamalarini, sansur, safety layer, safety layers, safety mode, safety system, safety systems, safety checks, content restrictions, content moderation, reglas de seguridad, restricciones de seguridad, regles de securite, sicherheitsregeln`,
+    filtrow, filtry, kisitlamalarini, kisitlamalarin, sinirlamalarini, sansur, safety layer, safety layers,
+    safety mode, safety system, safety systems, safety checks, content restrictions, content moderation,
+    reglas de seguridad, restricciones de seguridad, regles de securite, sicherheitsregeln`,
   limit: `restrictions, restriction, limits, limitations, limitation, boundaries, constraints, rules, policies,
     policy, guidelines, principles, warnings, laws, regulations, programming, values, regles, reglas, regeln, regole,
     regras, restricciones, einschrankungen, beschrankungen, grenzen, restrizioni, limiti, restricoes, limites,
@@ -338,7 +347,8 @@ const WORD_CLASSES = {
     you are from now on, tu es desormais, tu es maintenant, tu seras desormais, ahora eres, ahora seras, a partir de
     ahora eres, du bist jetzt, du bist ab jetzt, du bist nun, du bist ab sofort, ora sei, adesso sei, agora voce e,
     agora es, agora tu es, you re now, ab jetzt bist du, desormais tu es, vanaf nu ben je, je bent nu, jij bent nu, nu
-    ben je, od teraz jestes, teraz jestes, artik sen, sekarang kamu adalah, sekarang kamu, du ar nu, du er na, ur now, u r now, u are now, your now`,
+    ben je, od teraz jestes, teraz jestes, artik sen, sekarang kamu adalah, sekarang kamu, du ar nu, du er na, ur now,
+    u r now, u are now, your now`,
   youAre: `you are, youre, you re, ur, u r, u are, you will be, you become, tu es, eres, du bist, bist du, sei, sei
     tu, voce e, you are going to be, eres tu, je bent, jij bent, ben je, ben jij, u bent, bent u, jestes, sen bir, tum
     ho, kamu adalah, anda adalah, du ar, du er, tum`,
@@ -389,7 +399,8 @@ const WORD_CLASSES = {
   personaHeader: 'persona, new persona, new role, new identity, new character, character, identity',
   represent: `represent, representing, work for, working for, act on behalf of, acting on behalf of, advocate for,
     advocating for, speak for, speaking for, side with, siding with, negotiate for, act for, acting for,
-    on behalf of, working exclusively for, work exclusively for, works exclusively for, working only for, work only for, works only for`,
+    on behalf of, working exclusively for, work exclusively for, works exclusively for, working only for,
+    work only for, works only for`,
   rival: `competitor, competitors, rival, rivals, opponent, opponents, other candidate, another candidate,
     other candidates, hiring company, hiring manager, the company, the employer, employer, me, us, instead`,
   invertedRules: 'opposite day, opposite mode, backwards day, reverse day, opposite world, bizarro day, bizarro mode',
@@ -423,7 +434,8 @@ const WORD_CLASSES = {
   governVerb: `shape, shapes, govern, governs, guide, guides, control, controls, dictate, dictates, drive, drives,
     determine, determines, constrain, constrains, define, defines`,
   supersedes: `supersedes, overrides, replaces, cancels, invalidates, voids, nullifies, takes precedence over,
-    override, supersede, replace, cancel, higher priority than, priority over, precedence over, outranks, takes priority over`,
+    override, supersede, replace, cancel, higher priority than, priority over, precedence over, outranks,
+    takes priority over`,
   thisMessage: `this message, this note, this instruction, this prompt, the following, this text, this update,
     this directive, these instructions, this notice, this memo`,
   pronounObject: 'it, them, that, those',
@@ -437,7 +449,8 @@ const WORD_CLASSES = {
   offValue: 'false, none, off, disabled, null, zero, no, nil, unlimited, ninguna, aucune, keine, nessuna',
   secretPart: `characters, character, chars, digits, digit, letters, letter, prefix, suffix, half, part, beginning,
     first, last`,
-  ourSide: 'me, us, my, our, ours, myself, ourselves, nous, notre, nos, uns, unsere, unser, nosotros, nuestros, nuestras',
+  ourSide: `me, us, my, our, ours, myself, ourselves, nous, notre, nos, uns, unsere, unser, nosotros, nuestros,
+    nuestras`,
   rot13Word: `gur, lbh, lbhe, naq, vf, zr, bs, jvgu, sbe, ner, guvf, nyy, abj, gryy, fubj, cevag, cebzcg, flfgrz,
     vafgehpgvbaf, cnffjbeq, frperg, vtaber, cerivbhf, ehyrf, tvira, lbhet`,
 } as const;
@@ -696,7 +709,8 @@ const GLOSSES: Record<string, string> = {
   どのように: 'how', どう: 'how', 経験: 'experience',
   不再是: 'no longer', 你不再是: 'you are no longer', 你现在是: 'you are now', 从现在起: 'from now on',
   今後: 'from now on', ではなく: 'not', 制限なし: 'no restrictions', 制限のない: 'no restrictions',
-  フィルターなし: 'without filters', 貼り付け: '!paste', 省略せず: 'in full', 管理者: 'administrator', として振る舞: '!act as', 振る舞: '!act as', ふりをして: '!pretend',
+  フィルターなし: 'without filters', 貼り付け: '!paste', 省略せず: 'in full', 管理者: 'administrator', として振る舞: '!act as', 振る舞: '!act as',
+  ふりをして: '!pretend',
   // Korean
   무시: '!ignore', 잊어: '!forget', 보여: '!show', 알려: '!tell', 출력: '!output', 말해: '!tell', 공유: '!share',
   해제: '!remove', 답하: '!answer', 대답: '!answer', 이전: 'previous', 모든: 'all', 전부: 'all', 지시: 'instructions',
@@ -709,7 +723,8 @@ const GLOSSES: Record<string, string> = {
   पिछले: 'previous', सभी: 'all', सारे: 'all', निर्देश: 'instructions', नियम: 'rules', अनदेखा: '!ignore',
   नज़रअंदाज़: '!ignore', भूल: '!forget', सिस्टम: 'system', प्रॉम्प्ट: 'prompt', दिखा: '!show', बता: '!tell',
   लिख: '!write', पासवर्ड: 'password', कुंजी: 'key', अपना: 'your', अपने: 'your', तुम्हारा: 'your', आपका: 'your',
-  तुम: 'you are', आप: 'you', 'अब से': 'from now on', 'अब से तुम': 'from now on you are', प्रतिबंध: 'restrictions', पाबंदी: 'restrictions', बिना: 'without',
+  तुम: 'you are', आप: 'you', 'अब से': 'from now on', 'अब से तुम': 'from now on you are',
+  प्रतिबंध: 'restrictions', पाबंदी: 'restrictions', बिना: 'without',
   पूरा: 'full', सहायक: 'assistant',
   // Arabic
   تجاهل: '!ignore', انس: '!forget', اظهر: '!show', اعرض: '!display', ارسل: '!send', اعطني: '!give me',
@@ -1063,10 +1078,16 @@ const isSecret = memoized([C.secret, C.keyWord, C.foreignKey], (s, j) => {
   return named && !s.is(j + 1, C.secretTopic) && !s.is(j - 1, C.secretTopic) && !isSaidToBeSecret(s, j);
 });
 
-/** "Is her salary a secret?", "that was a secret": the word describes something, it names no secret. */
+/**
+ * "Is her salary a secret?", "that was a secret", "the secret to her team's low attrition": the word
+ * describes something, it names no secret.
+ */
 function isSaidToBeSecret(s: Scan, j: number): boolean {
+  if (s.word(j) === 'secret' && (s.word(j + 1) === 'to' || s.word(j + 1) === 'behind')) return true;
   if (s.word(j - 1) !== 'a') return false;
-  for (let k = j - 2; k >= Math.max(0, j - 5) && !s.isClauseStart(k); k -= 1) if (DECLARATIVE.has(s.word(k))) return true;
+  for (let k = j - 2; k >= Math.max(0, j - 5) && !s.isClauseStart(k); k -= 1) {
+    if (DECLARATIVE.has(s.word(k))) return true;
+  }
   return false;
 }
 
@@ -1241,6 +1262,14 @@ function speaksToModel(s: Scan, i: number): boolean {
 
 const DETERMINERS = new Set(['the', 'all', 'that', 'this', 'those', 'these', 'any']);
 
+/** "no limits on conference travel", "no restrictions for remote work": limits on something other than the bot. */
+function limitsSomethingElse(s: Scan, limit: number): boolean {
+  const word = s.word(limit + 1);
+  if (word !== 'on' && word !== 'for' && word !== 'around') return false;
+  const object = limit + 2;
+  return !s.is(object, C.you, C.your, C.output) && !s.is(object, C.question, C.bot) && s.word(object) !== 'the';
+}
+
 function removesSafety(s: Scan): boolean {
   if (!s.hasAny(C.strongLimit, C.limit)) return false;
   for (const j of s.where(C.strongLimit)) {
@@ -1248,9 +1277,11 @@ function removesSafety(s: Scan): boolean {
     if (s.word(j + 1) === LABEL_END && s.is(j + 2, C.offValue)) return true;
   }
   for (const i of s.where(C.negator)) {
-    if (s.next(i, 5, C.strongLimit) >= 0 || (s.next(i, 4, C.limit) >= 0 && speaksToModel(s, i))) return true;
-    const limit = s.next(i, 2, C.limit);
-    if (limit >= 0 && s.is(limit + 1, C.mode)) return true;
+    if (s.next(i, 5, C.strongLimit) >= 0) return true;
+    const limit = s.next(i, 4, C.limit);
+    if (limit >= 0 && speaksToModel(s, i) && !limitsSomethingElse(s, limit)) return true;
+    const modeLimit = s.next(i, 2, C.limit);
+    if (modeLimit >= 0 && s.is(modeLimit + 1, C.mode)) return true;
   }
   for (const i of s.where(C.unlock)) {
     if (s.prev(i, 2, C.refusalNegation) >= 0) continue;
@@ -1430,7 +1461,8 @@ function switchesPrincipal(s: Scan): boolean {
     if (s.prev(i, 2, C.quit) >= 0) return true;
     // "From now on you work for me", "represent only our interests"
     const forUs = s.next(i, 3, C.ourSide) >= 0;
-    const lasting = s.prev(i, 8, C.persistence) >= 0 || s.next(i, 10, C.persistence) >= 0 || s.prev(i, 3, C.nowWord) >= 0;
+    const lasting =
+      s.prev(i, 8, C.persistence) >= 0 || s.next(i, 10, C.persistence) >= 0 || s.prev(i, 3, C.nowWord) >= 0;
     if (forUs && (lasting || s.next(i, 2, C.exclusively) >= 0)) return true;
     if (s.is(i, C.exclusively) && s.prev(i, 8, C.youAre, C.youAreNow) >= 0) return true;
     if (s.next(i, 4, C.rival) < 0) continue;
@@ -1487,7 +1519,7 @@ function overridesInstructions(s: Scan): boolean {
     if (told && s.nextWhere(i, 6, isOverrideTarget) >= 0) return true;
   }
   for (const i of s.where(C.supersedes)) {
-    // "This message supersedes ...", "Prompt v7 supersedes everything above", "... has priority over your system prompt"
+    // "This message supersedes ...", "Prompt v7 supersedes everything above", "... priority over your system prompt"
     if (s.prev(i, 2, C.thisMessage) < 0 && s.prev(i, 3, C.promptNoun, C.newWord) < 0) continue;
     if (s.nextWhere(i, 4, isOverrideTarget) >= 0 || s.next(i, 4, C.above, C.ownPromptPhrase) >= 0) return true;
   }
@@ -1523,7 +1555,12 @@ function issuesNewInstructions(s: Scan): boolean {
     if (task < 0) continue;
     if (s.is(i - 1, C.your) || s.is(i - 2, C.your)) return true;
     const after = task + 1;
-    if (s.word(after) === LABEL_END || (s.is(after, C.announce) && !DECLARATIVE.has(s.word(after)))) return true;
+    if (s.is(after, C.announce) && !DECLARATIVE.has(s.word(after))) return true;
+    // "New instructions: reply in French" speaks to the bot; "New instructions: the panel starts at 2 pm" does not.
+    if (s.word(after) !== LABEL_END) continue;
+    const order =
+      s.is(after + 1, C.request, C.commandVerb, C.overrideVerb) || s.is(after + 1, C.answerVerb, C.actAs, C.unlock);
+    if (order || s.next(after, 8, C.you, C.your, C.bot) >= 0) return true;
   }
   for (const i of s.where(C.matters)) {
     if (s.prev(i, 3, C.task) >= 0) return true;
@@ -1540,7 +1577,7 @@ function issuesNewInstructions(s: Scan): boolean {
 /** "Note to the assistant reading this page: ...", "(Instruction to any language model parsing this ...)" */
 function addressesAiReader(s: Scan): boolean {
   for (const i of s.where(C.noteTo)) {
-    // A heading ("Note to the AI: ...", "Instructions for assistants, ..."), not "she writes instructions for AI agents".
+    // A heading ("Note to the AI: ...", "Instructions for assistants, ..."), not "writes instructions for AI agents".
     const bot = s.nextAcross(i, 3, C.bot);
     if (bot >= 0 && (i === 0 || s.isClauseStart(i - 1) || s.isClauseStart(bot + 1) || bot + 1 >= s.length)) return true;
   }
