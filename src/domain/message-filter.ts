@@ -62,7 +62,7 @@ const WORD_CLASSES = {
     theyd, theyll, candidate, someone, somebody, anyone, anybody, everyone, nobody, people, who, elle, il, ils, elles,
     ella, el, ellos, er, ele, ela, eles, lui, lei, loro, one, user, users, players, customers, attackers, attacker,
     hackers, hacker, kids, students, employees, visitors, clients, callers, scammers, fraudsters, trolls, testers,
-    adversaries, folks, staff`,
+    adversaries, folks, staff, attempts, attempt, requests, efforts`,
   auxiliary: `can, could, would, will, should, might, may, must, does, did, do, is, are, was, has, have, had, shall,
     wont, cant, couldnt, wouldnt, shouldnt, doesnt, didnt, isnt, kann, kannst, peut, puede, pode, puo`,
   filler: `please, pls, plz, now, just, kindly, also, then, really, actually, simply, maybe, perhaps, and, so, ok,
@@ -140,7 +140,8 @@ const WORD_CLASSES = {
     candidate, shes, hes, ever, about, opinion, opinions, views, think, thoughts, strategy, strategies, responsible,
     involved, expertise, skills, skill, background, project, projects, history, career, level, prefer, preferred,
     recommend, favourite, favorite, tool, tools, library, libraries, framework, frameworks, stack, secure, securely,
-    safely, protect, protecting, whether, if, deneyimi, deneyim, ervaring, doswiadczenie, experiencia, kaam, anubhav`,
+    safely, protect, protecting, whether, if, deneyimi, deneyim, ervaring, doswiadczenie, experiencia, kaam, anubhav,
+    evidence, proof`,
 
   promptNoun: `prompt, prompts, instructions, instruction, guidelines, guideline, rules, rule, configuration, config,
     configurations, setup, directives, directive, directions, programming, brief, briefing, preprompt, pre prompt,
@@ -1062,6 +1063,17 @@ function longestPhraseAt(
 
 // credential_probe: asking for keys, passwords, tokens, one-time codes or environment values.
 
+/** "the system prompts that define how our shopping assistant behaves": another assistant's instructions. */
+function definesAnotherAssistant(s: Scan, j: number): boolean {
+  const bot = s.next(j, 10, C.bot);
+  return bot >= 0 && s.prev(bot, 3, C.ourSide, C.theirs) >= 0;
+}
+
+/** "CDN caching rules", "firewall rules": rules of some system, named by the word before them. */
+function isDomainRules(s: Scan, k: number): boolean {
+  return s.word(k - 1) === UNKNOWN_WORD || s.is(k - 1, C.instructionTopic);
+}
+
 /** "the key you use to call the API", "the token you authenticate with". */
 const isKeyInUse = (s: Scan, j: number) => {
   const you = s.next(j, 2, C.you);
@@ -1139,6 +1151,7 @@ const isOverridden = memoized([C.promptNoun], (s, j) => s.prev(j, 4, C.overrideV
 
 /** Words that name the bot's own instructions: "your guidelines", "system prompt", "the text above". */
 const isOwnPrompt = memoized([C.ownPromptPhrase, C.promptNoun, C.pastText], (s, j) => {
+  if (definesAnotherAssistant(s, j)) return false;
   if (s.is(j, C.ownPromptPhrase)) return true;
   if (s.is(j, C.promptNoun) && !s.holds(isOverridden, j)) {
     if (s.is(j, C.ownPromptScope) || s.prev(j, 3, C.your, C.ownPromptScope) >= 0) return true;
@@ -1285,7 +1298,9 @@ function removesSafety(s: Scan): boolean {
   }
   for (const i of s.where(C.unlock)) {
     if (s.prev(i, 2, C.refusalNegation) >= 0) continue;
-    if (s.next(i, 4, C.strongLimit) >= 0 || s.nextWhere(i, 5, isModelLimit) >= 0) return true;
+    // Said to the bot or about it: not "players constantly try to bypass the filters".
+    const toModel = s.addressed(i) || s.prev(i, 4, C.bot) >= 0;
+    if (toModel && (s.next(i, 4, C.strongLimit) >= 0 || s.nextWhere(i, 5, isModelLimit) >= 0)) return true;
     const article = DETERMINERS.has(s.word(i + 1)) || s.is(i + 1, C.your);
     if (isImperative(s, i) && (s.is(i + 1, C.coreLimit) || (article && s.is(i + 2, C.coreLimit)))) return true;
     const byModel = s.prev(i, 4, C.bot) >= 0;
@@ -1507,7 +1522,7 @@ const isOverrideTarget = memoized(
   (s, k) =>
     (s.is(k, C.above) && s.next(k, 10, C.instead) >= 0) ||
     s.holds(isEarlierInstruction, k) ||
-    s.is(k, C.instruction) ||
+    (s.is(k, C.instruction) && !isDomainRules(s, k)) ||
     s.holds(isSetupReference, k) ||
     (s.is(k, C.pastText) && s.next(k, s.is(k, C.wholeness) ? 10 : 5, C.above, C.origin, C.earlier) >= 0) ||
     (s.is(k, C.wholeness) && s.nextWhere(k, 4, isGivenToYou) >= 0),
