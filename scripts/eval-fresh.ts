@@ -69,3 +69,5 @@ evaluate('fresh2-tune.jsonl', show);
 evaluate('fresh2-holdout.jsonl', false);
 // Recruiter messages only, hard negatives all: false positives were tuned on it.
 evaluate('fresh3-benign.jsonl', show);
+// A third round, held out from the start: measured once, after the last rule change of 2026-11-21.
+evaluate('fresh4-holdout.jsonl', false);
