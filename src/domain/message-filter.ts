@@ -500,7 +500,6 @@ interface Phrase {
   readonly parts: readonly string[];
   /** The fused token: the parts joined by spaces. */
   readonly text: string;
-  entry: LexiconEntry | null;
 }
 
 const NO_ENTRY: LexiconEntry = {
@@ -510,8 +509,9 @@ const NO_ENTRY: LexiconEntry = {
   speaker: Speaker.Ordinary,
 };
 
-function hasClass(mask: Int32Array, id: number): boolean {
-  return (((mask[id >> 5] as number) >>> (id & 31)) & 1) === 1;
+/** Whether class id's bit is set in the mask that starts at masks[base]. */
+function hasClass(masks: Int32Array, id: number, base = 0): boolean {
+  return (((masks[base + (id >> 5)] as number) >>> (id & 31)) & 1) === 1;
 }
 
 interface Lexicon {
@@ -552,9 +552,6 @@ function buildLexicon(): Lexicon {
   });
   inheritWordClasses(entries);
   for (const entry of entries.values()) {
-    for (const phrases of entry.phrases?.values() ?? []) {
-      for (const phrase of phrases) phrase.entry = entries.get(phrase.text) ?? null;
-    }
     entry.speaker = speakerOf(entry.mask, ids);
     entry.classes = classesIn(entry.mask);
   }
@@ -599,7 +596,7 @@ function addPhrase(first: LexiconEntry, parts: string[]): void {
   const second = parts[1] as string;
   const known = first.phrases.get(second) ?? [];
   const text = parts.join(' ');
-  if (!known.some((phrase) => phrase.text === text)) known.push({ parts, text, entry: null });
+  if (!known.some((phrase) => phrase.text === text)) known.push({ parts, text });
   known.sort((a, b) => b.parts.length - a.parts.length);
   first.phrases.set(second, known);
 }
@@ -822,7 +819,7 @@ function indexClasses(terms: Int32Array, length: number): [Int32Array, Int32Arra
 
 /** Whether the term belongs to class id. */
 function termIs(term: number, id: number): boolean {
-  return (((TERMS.masks[term * MASK_WORDS + (id >> 5)] as number) >>> (id & 31)) & 1) === 1;
+  return hasClass(TERMS.masks, id, term * MASK_WORDS);
 }
 
 /**
@@ -875,11 +872,9 @@ class Scan {
     return i >= 0 && i < this.length ? (this.terms[i] as number) : NO_TERM;
   }
 
-  /** Whether the token at i belongs to class a (or b, or c). */
+  /** Whether the token at i belongs to class a (or b, or c); false outside the text. */
   is(i: number, a: number, b = NO_CLASS, c = NO_CLASS): boolean {
-    const term = this.termAt(i);
-    if (term === NO_TERM) return false;
-    return termIs(term, a) || (b !== NO_CLASS && termIs(term, b)) || (c !== NO_CLASS && termIs(term, c));
+    return i >= 0 && i < this.length && this.isAt(i, a, b, c);
   }
 
   where(id: number): Int32Array {
@@ -916,16 +911,18 @@ class Scan {
   private windowEnd(i: number, within: number, acrossSentences = false): number {
     const end = Math.min(this.length - 1, i + within);
     if (acrossSentences || i + 1 > end) return end;
-    const { firstEndFrom } = (this.sentenceEnds ??= indexSentenceEnds(this.terms, this.length));
-    return Math.min(end, (firstEndFrom[i + 1] as number) - 1);
+    return Math.min(end, (this.ends().firstEndFrom[i + 1] as number) - 1);
   }
 
   /** The first position of the window [i - within, i), cut after the sentence's start unless across. */
   private windowStart(i: number, within: number, acrossSentences = false): number {
     const start = Math.max(0, i - within);
     if (acrossSentences || i - 1 < start) return start;
-    const { lastEndUpTo } = (this.sentenceEnds ??= indexSentenceEnds(this.terms, this.length));
-    return Math.max(start, (lastEndUpTo[i - 1] as number) + 1);
+    return Math.max(start, (this.ends().lastEndUpTo[i - 1] as number) + 1);
+  }
+
+  private ends(): SentenceEnds {
+    return (this.sentenceEnds ??= indexSentenceEnds(this.terms, this.length));
   }
 
   /** Whether the token at j, a position of the text, is in class a, b or c. */

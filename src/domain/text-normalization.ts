@@ -17,9 +17,6 @@ export const CLAUSE_END = ',';
 /** Words outside the vocabulary become this token: the filter never needs their text. */
 export const UNKNOWN_WORD = '';
 
-export function isSentenceEnd(token: string | undefined): boolean {
-  return token === SENTENCE_END || token === QUESTION_END;
-}
 
 // ------------------------------------------------------------------ Unicode normalisation
 
@@ -338,7 +335,6 @@ export function tokenize(normalized: string, vocabulary: Vocabulary, arena: Aren
   const ids = arena.take(normalized.length + 1);
   let count = 0;
   const base64Runs: string[] = [];
-  const { label, branches, branchRow } = vocabulary;
   let start = NOT_READING;
   let asI = 0;
   let asL = SAME_AS_I;
@@ -357,12 +353,7 @@ export function tokenize(normalized: string, vocabulary: Vocabulary, arena: Aren
       hasLetter = true;
       afterLowerCase = true;
       const letter = code - A;
-      if (asI >= 0) {
-        // step(), written out: this line runs for most characters of most messages.
-        const only = label[asI] as number;
-        if (only === letter) asI += 1;
-        else asI = only === BRANCHING ? (branches[(branchRow[asI] as number) * 26 + letter] as number) || -1 : -1;
-      }
+      asI = step(vocabulary, asI, letter);
       if (asL >= 0) asL = step(vocabulary, asL, letter);
       continue;
     }
@@ -461,7 +452,8 @@ function finishWord(
   if (!readable) return end - start === 1 && normalized.charCodeAt(start) === 48 ? ZERO_ID : UNKNOWN_ID;
   const known = wordIdAt(vocabulary, asI);
   if (known !== UNKNOWN_ID) return known;
-  if (asL !== SAME_AS_I && wordIdAt(vocabulary, asL) !== UNKNOWN_ID) return wordIdAt(vocabulary, asL);
+  const knownAsL = asL === SAME_AS_I ? UNKNOWN_ID : wordIdAt(vocabulary, asL);
+  if (knownAsL !== UNKNOWN_ID) return knownAsL;
   const length = end - start;
   if (length < MIN_TYPO_LENGTH || length > MAX_TYPO_LENGTH) return UNKNOWN_ID;
   const first = (normalized.charCodeAt(start) | 32) - A;
@@ -583,10 +575,8 @@ function joinSpacedLetters(ids: Int32Array, count: number, vocabulary: Vocabular
     if (i < count && isSingleLetter(ids[i] as number)) continue;
     if (i - runStart >= 3) {
       write = segment(ids, runStart, i, write, vocabulary);
-    } else if (write !== runStart) {
-      for (let k = runStart; k < i; k += 1) ids[write++] = ids[k] as number;
     } else {
-      write = i;
+      for (let k = runStart; k < i; k += 1) ids[write++] = ids[k] as number;
     }
     if (i < count) ids[write++] = ids[i] as number;
     runStart = i + 1;
