@@ -1,0 +1,57 @@
+// Builds what the browser loads (the pages' scripts and styles, the widgets) with esbuild
+// into dist/public, which the service serves. `npm install`, `npm start` and `npm test` run
+// it first, so nobody has to remember a build step. It is deterministic: the same sources
+// give the same bytes. `--check` builds in memory and fails if dist/public is stale.
+import { build } from 'esbuild';
+import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+export const OUT_DIR = path.join(ROOT, 'dist', 'public');
+
+/**
+ * Each bundle: an entry point and the file it becomes under dist/public.
+ * format: 'esm' for pages loaded as modules, 'iife' for classic script tags.
+ */
+export const BUNDLES = [];
+
+const common = {
+  bundle: true,
+  minify: true,
+  write: false,
+  target: ['es2020'],
+  legalComments: 'none',
+  jsx: 'automatic',
+  jsxImportSource: 'preact',
+  logLevel: 'warning',
+  absWorkingDir: ROOT,
+};
+
+export const buildAll = async () => {
+  const files = new Map();
+  for (const bundle of BUNDLES) {
+    const result = await build({ ...common, entryPoints: [path.join(ROOT, bundle.entry)], format: bundle.format, outfile: path.join(OUT_DIR, bundle.out), ...bundle.options });
+    for (const file of result.outputFiles) files.set(file.path, file.contents);
+  }
+  return files;
+};
+
+if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
+  const files = await buildAll();
+  const check = process.argv.includes('--check');
+  let stale = 0;
+  for (const [file, contents] of files) {
+    if (check) {
+      const current = await readFile(file).catch(() => null);
+      if (!current || !current.equals(Buffer.from(contents))) stale++;
+      continue;
+    }
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(file, contents);
+  }
+  if (check && stale) {
+    console.error(`${stale} built file(s) differ from their sources: run npm run build:assets`);
+    process.exit(1);
+  }
+}
