@@ -1,5 +1,4 @@
 #!/usr/bin/env node
-/* global process, console, fetch, crypto */
 /**
  * Walks through the bot runtime API the way a self-hosted widget uses it.
  *
