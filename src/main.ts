@@ -10,7 +10,7 @@ import { makeGetBotOverview, makeUpdateBotSettings } from './application/bot-set
 import { makeAuthenticateBotToken } from './application/authenticate-bot-token.ts';
 import { makeListBotTokens, makeMintBotToken, makeRevokeBotToken } from './application/bot-tokens.ts';
 import { makeCaptureLead } from './application/capture-lead.ts';
-import { makeGetBotAvatar, makeGetBotConfig } from './application/get-bot-config.ts';
+import { makeGetBotAvatar, makeGetBotConfig, makeGetPublicBot } from './application/get-bot-config.ts';
 import type { Clock, LlmGateway, Mailer, PasswordHasher, Repositories, Transactor } from './application/ports.ts';
 import { makeRetrieveKnowledge } from './application/retrieve-knowledge.ts';
 import { makeSaveConversation } from './application/save-conversation.ts';
@@ -139,6 +139,7 @@ export const createService = async (deps: ServiceDeps) => {
       authenticateBotToken: makeAuthenticateBotToken({ tokens: repos.tokens, clock }),
       getBotConfig: makeGetBotConfig(),
       getBotAvatar: makeGetBotAvatar({ bots: repos.bots }),
+      getPublicBot: makeGetPublicBot({ bots: repos.bots }),
       retrieveKnowledge: makeRetrieveKnowledge({ limiter, gateway: embeddingGateway, cache: repos.embeddings, clock }),
       saveConversation: makeSaveConversation({ transactor, clock }),
       captureLead: makeCaptureLead({

@@ -42,3 +42,14 @@ export const makeGetBotAvatar =
     const bot = await d.bots.findById(botId);
     return bot ? ok({ svg: avatarSvg(bot) }) : err({ type: 'not_found' });
   };
+
+/**
+ * The public view of an active bot, for the managed widget and the bot's public page:
+ * the config view's fields and nothing private. Unknown and inactive bots are not found.
+ */
+export const makeGetPublicBot =
+  (d: { bots: BotRepository }) =>
+  async (botId: string): Promise<Result<BotConfigView, { type: 'bot_not_found' }>> => {
+    const bot = await d.bots.findById(botId);
+    return bot?.isActive ? ok(botConfigView(bot)) : err({ type: 'bot_not_found' });
+  };

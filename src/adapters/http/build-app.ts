@@ -12,7 +12,7 @@ import { requireUser } from './owner-auth.ts';
 import { accountRoutes, botListRoutes, notificationRoutes, type OwnerRouteDeps } from './owner-routes.ts';
 import { publicCors } from './public-cors.ts';
 import { requestLog } from './request-log.ts';
-import { avatarRoutes, runtimeRoutes, type RuntimeRouteDeps } from './runtime-routes.ts';
+import { avatarRoutes, publicBotRoutes, runtimeRoutes, type RuntimeRouteDeps } from './runtime-routes.ts';
 import { CsrfTokens, requireSameOrigin } from './security.ts';
 import { tokenRoutes, type TokenRouteDeps } from './token-routes.ts';
 
@@ -95,6 +95,7 @@ export const buildApp = (useCases: UseCases, options: AppOptions): Express => {
   app.use('/api/v1', publicCors);
   app.use('/api/v1/bot', runtimeRoutes(useCases));
   app.use('/api/avatars', publicCors, avatarRoutes(useCases));
+  app.use('/api/bots/:botId/public', publicCors, publicBotRoutes(useCases));
 
   const sessions = session({
     name: options.sessionCookieName,

@@ -175,3 +175,12 @@ export const avatarErrorReply = (error: { type: 'not_found' }): HttpReply => {
       return unreachable(error.type);
   }
 };
+
+export const publicBotErrorReply = (error: { type: 'bot_not_found' }): HttpReply => {
+  switch (error.type) {
+    case 'bot_not_found':
+      return { status: 404, body: { error: 'bot_not_found' } };
+    default:
+      return unreachable(error.type);
+  }
+};

@@ -47,6 +47,19 @@ export interface OperationDoc {
 
 const iso = z.string().meta({ format: 'date-time', description: 'ISO 8601 with milliseconds and Z' });
 const uuid = z.string().meta({ format: 'uuid' });
+
+const botConfigViewSchema = z.object({
+  id: uuid,
+  name: z.string(),
+  headline: z.string().nullable(),
+  personality: z.enum(PERSONALITIES),
+  themeColor: z.string(),
+  image: z.string().meta({ description: 'Path of the public SVG avatar' }),
+  suggestedQuestions: z.array(z.string()),
+  loadingMessages: z.array(z.string()),
+  isActive: z.boolean(),
+  deploymentMode: z.enum(DEPLOYMENT_MODES),
+});
 const error = (code: string, extra: z.ZodRawShape = {}) => z.object({ error: z.literal(code), ...extra });
 const details = z.object({
   fieldErrors: z.record(z.string(), z.array(z.string())),
@@ -500,18 +513,7 @@ export const OPERATIONS: OperationDoc[] = [
       200: {
         description: 'The view',
         headers: { ETag: 'Changes whenever a field of the view changes' },
-        schema: z.object({
-          id: uuid,
-          name: z.string(),
-          headline: z.string().nullable(),
-          personality: z.enum(PERSONALITIES),
-          themeColor: z.string(),
-          image: z.string().meta({ description: 'Path of the public SVG avatar' }),
-          suggestedQuestions: z.array(z.string()),
-          loadingMessages: z.array(z.string()),
-          isActive: z.boolean(),
-          deploymentMode: z.enum(DEPLOYMENT_MODES),
-        }),
+        schema: botConfigViewSchema,
       },
       304: { description: 'Not modified (If-None-Match matched)' },
       401: botTokenRejected,
@@ -582,6 +584,20 @@ export const OPERATIONS: OperationDoc[] = [
         schema: z.object({ lead: z.object({ id: uuid, email: z.string(), capturedAt: iso }), deduped: z.literal(false) }),
       },
       ...v1Common,
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/bots/{botId}/public',
+    tag: 'Runtime API (v1)',
+    summary: 'The public view of an active bot (managed widget, public page)',
+    description:
+      'No authentication; CORS: any origin. The config view’s fields and nothing private (no context, owner or counters). `Cache-Control: public, max-age=60`; strong ETag, If-None-Match answers 304.',
+    security: 'none',
+    responses: {
+      200: { description: 'The view', headers: { ETag: 'Changes whenever a field of the view changes' }, schema: botConfigViewSchema },
+      304: { description: 'Not modified (If-None-Match matched)' },
+      404: { description: 'Unknown, inactive or non-UUID bot', schema: error('bot_not_found') },
     },
   },
   {

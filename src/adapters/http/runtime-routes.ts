@@ -1,17 +1,18 @@
 import { createHash } from 'node:crypto';
-import { Router } from 'express';
+import { Router, type Request, type Response } from 'express';
 import type { makeAuthenticateBotToken } from '../../application/authenticate-bot-token.ts';
 import type { makeCaptureLead } from '../../application/capture-lead.ts';
-import type { makeGetBotAvatar, makeGetBotConfig } from '../../application/get-bot-config.ts';
+import type { makeGetBotAvatar, makeGetBotConfig, makeGetPublicBot } from '../../application/get-bot-config.ts';
 import type { makeRetrieveKnowledge } from '../../application/retrieve-knowledge.ts';
 import type { makeSaveConversation } from '../../application/save-conversation.ts';
 import type { Lead } from '../../domain/types.ts';
 import { currentBot, requireBotToken } from './bot-token-auth.ts';
-import { avatarErrorReply, reply, runtimeErrorReply } from './http-errors.ts';
+import { avatarErrorReply, publicBotErrorReply, reply, runtimeErrorReply } from './http-errors.ts';
 import { conversationBody, knowledgeBody, leadBody } from './runtime-schemas.ts';
 import { jsonBody } from './validated.ts';
 
 export interface RuntimeRouteDeps {
+  getPublicBot: ReturnType<typeof makeGetPublicBot>;
   authenticateBotToken: ReturnType<typeof makeAuthenticateBotToken>;
   getBotConfig: ReturnType<typeof makeGetBotConfig>;
   getBotAvatar: ReturnType<typeof makeGetBotAvatar>;
@@ -36,6 +37,19 @@ const matchesEtag = (header: string | undefined, etag: string) =>
     return tag === '*' || tag.replace(/^W\//, '') === etag;
   });
 
+/** JSON with a strong ETag of its bytes; 304 when the client already holds them. */
+const sendWithEtag = (req: Request, res: Response, view: unknown) => {
+  // The JSON the validator is computed from, serialised once.
+  const json = JSON.stringify(view);
+  const etag = etagOf(json);
+  res.set('ETag', etag);
+  if (matchesEtag(req.headers['if-none-match'], etag)) {
+    res.status(304).end();
+    return;
+  }
+  res.type('json').send(json);
+};
+
 const leadJson = (lead: Lead) => ({ id: lead.id, email: lead.email, capturedAt: lead.capturedAt.toISOString() });
 
 /**
@@ -47,15 +61,8 @@ export const runtimeRoutes = (d: RuntimeRouteDeps): Router => {
   const requireToken = requireBotToken(d.authenticateBotToken);
 
   router.get('/config', requireToken, async (req, res) => {
-    const json = JSON.stringify(await d.getBotConfig(currentBot(res)));
-    const etag = etagOf(json);
-    res.set({ ETag: etag, 'Cache-Control': 'private, no-cache', Vary: 'Authorization' });
-    if (matchesEtag(req.headers['if-none-match'], etag)) {
-      res.status(304).end();
-      return;
-    }
-    // The JSON the validator was computed from, serialised once.
-    res.type('json').send(json);
+    res.set({ 'Cache-Control': 'private, no-cache', Vary: 'Authorization' });
+    sendWithEtag(req, res, await d.getBotConfig(currentBot(res)));
   });
 
   router.post(
@@ -117,5 +124,21 @@ export const avatarRoutes = (d: Pick<RuntimeRouteDeps, 'getBotAvatar'>): Router 
       .send(result.value.svg);
   });
 
+  return router;
+};
+
+/**
+ * Mounted at /api/bots/:botId/public behind publicCors, before the owner routes: the
+ * read-only view of an active bot that the managed widget and the bot's public page render.
+ * Shared caches may keep it a minute.
+ */
+export const publicBotRoutes = (d: { getPublicBot: ReturnType<typeof makeGetPublicBot> }): Router => {
+  const router = Router({ mergeParams: true });
+  router.get('/', async (req, res) => {
+    const result = await d.getPublicBot(String((req.params as { botId?: string }).botId));
+    if (!result.ok) return reply(res, publicBotErrorReply(result.error));
+    res.set('Cache-Control', 'public, max-age=60, must-revalidate');
+    sendWithEtag(req, res, result.value);
+  });
   return router;
 };
