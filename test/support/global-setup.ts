@@ -51,7 +51,9 @@ export default async function setup(project: TestProject) {
   }
   if (!adminUrl) {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'careerbot-test-pg-'));
-    const embedded = await startEmbeddedPostgres({ dataDir, persistent: false, ownSignalHandling: false });
+    // ownSignalHandling: the package's exit hook (async-exit-hook) would end the run with
+    // process.exit(0) on beforeExit, hiding every failed test from CI. The teardown stops it.
+    const embedded = await startEmbeddedPostgres({ dataDir, persistent: false, ownSignalHandling: true });
     adminUrl = embedded.url;
     kind = 'embedded';
     stopServer = async () => {
