@@ -22,7 +22,7 @@ export interface EmbeddedPostgresOptions {
   onLog?: (line: string) => void;
 }
 
-const HOOKED_EVENTS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'message'] as const;
+const HOOKED_EVENTS = ['SIGINT', 'SIGTERM', 'SIGHUP', 'SIGBREAK', 'beforeExit', 'exit', 'message'] as const;
 
 const freeLoopbackPort = (): Promise<number> =>
   new Promise((resolve, reject) => {
