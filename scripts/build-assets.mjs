@@ -14,7 +14,11 @@ export const OUT_DIR = path.join(ROOT, 'dist', 'public');
  * Each bundle: an entry point and the file it becomes under dist/public.
  * format: 'esm' for pages loaded as modules, 'iife' for classic script tags.
  */
-export const BUNDLES = [];
+export const BUNDLES = [
+  // The owner's web app and a bot's public page (src/adapters/pages).
+  { entry: 'src/adapters/pages/client/main.tsx', out: 'app.js', format: 'esm' },
+  { entry: 'src/adapters/pages/client/styles.css', out: 'app.css', format: 'esm' },
+];
 
 const common = {
   bundle: true,

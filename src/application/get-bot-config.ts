@@ -1,6 +1,6 @@
 import { avatarSvg } from '../domain/avatar.ts';
 import { err, ok, type Result } from '../domain/result.ts';
-import type { Bot, DeploymentMode, Personality } from '../domain/types.ts';
+import type { Bot, DeploymentMode, LlmProvider, Personality } from '../domain/types.ts';
 import type { BotRepository } from './ports.ts';
 
 /** What a self-hosted widget needs to render the bot. */
@@ -43,13 +43,20 @@ export const makeGetBotAvatar =
     return bot ? ok({ svg: avatarSvg(bot) }) : err({ type: 'not_found' });
   };
 
+/** An active bot as anyone may see it, and which provider's key a visitor must bring. */
+export interface PublicBot {
+  view: BotConfigView;
+  llmProvider: LlmProvider;
+}
+
 /**
  * The public view of an active bot, for the managed widget and the bot's public page:
- * the config view's fields and nothing private. Unknown and inactive bots are not found.
+ * the config view's fields and nothing private. A bot that cannot chat (inactive, or
+ * unknown) is not found.
  */
 export const makeGetPublicBot =
   (d: { bots: BotRepository }) =>
-  async (botId: string): Promise<Result<BotConfigView, { type: 'bot_not_found' }>> => {
-    const bot = await d.bots.findById(botId);
-    return bot?.isActive ? ok(botConfigView(bot)) : err({ type: 'bot_not_found' });
+  async (botId: string): Promise<Result<PublicBot, { type: 'bot_not_found' }>> => {
+    const target = await d.bots.findChatTarget(botId);
+    return target ? ok({ view: botConfigView(target.bot), llmProvider: target.provider }) : err({ type: 'bot_not_found' });
   };

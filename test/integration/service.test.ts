@@ -18,7 +18,7 @@ describe('health, unknown routes and request ids', () => {
     expect((await client.get('/readyz')).json).toEqual({ status: 'ready' });
   });
 
-  it.each(['/api/nope', '/api/auth/nope', '/dashboard/unknown', '/'])('answers 404 not_found for %s', async (path) => {
+  it.each(['/api/nope', '/api/auth/nope', '/dashboard/unknown', '/nope'])('answers 404 not_found for %s', async (path) => {
     const response = await new HttpClient(app.baseUrl).get(path);
     expect(response.status).toBe(404);
     expect(response.json).toEqual({ error: 'not_found' });

@@ -21,8 +21,8 @@ const setup = () => {
     register: makeRegisterUser({ users: repos.users, hasher, clock }),
     signIn: makeSignIn({ users: repos.users, hasher, throttle, clock }),
     upsertBot: makeUpsertBot({ transactor: repos.transactor, clock }),
-    overview: makeGetBotOverview({ bots: repos.bots }),
-    updateSettings: makeUpdateBotSettings({ bots: repos.bots, clock }),
+    overview: makeGetBotOverview({ bots: repos.bots, users: repos.users }),
+    updateSettings: makeUpdateBotSettings({ bots: repos.bots, users: repos.users, clock }),
   };
 };
 

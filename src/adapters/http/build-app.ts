@@ -15,6 +15,7 @@ import { requestLog } from './request-log.ts';
 import { avatarRoutes, publicBotRoutes, runtimeRoutes, type RuntimeRouteDeps } from './runtime-routes.ts';
 import { CsrfTokens, requireSameOrigin } from './security.ts';
 import { tokenRoutes, type TokenRouteDeps } from './token-routes.ts';
+import { pageRoutes } from '../pages/page-routes.tsx';
 
 export interface AppOptions {
   logger: Logger;
@@ -140,6 +141,8 @@ export const buildApp = (useCases: UseCases, options: AppOptions): Express => {
   app.get('/api/docs', (_req, res) => {
     res.type('html').set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'").send(docsPage);
   });
+
+  app.use(pageRoutes(useCases, { sessions, publicUrl: options.publicUrl }));
 
   app.use((_req, res) => {
     res.status(404).json({ error: 'not_found' });

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { BLOCK_REASONS } from '../../domain/message-filter.ts';
-import { DEPLOYMENT_MODES, NOTIFICATION_KINDS, PERSONALITIES } from '../../domain/types.ts';
+import { DEPLOYMENT_MODES, LLM_PROVIDERS, NOTIFICATION_KINDS, PERSONALITIES } from '../../domain/types.ts';
 import { CHAT_BODY_LIMIT } from './chat-routes.ts';
 import { botTokenBody, conversationBody, knowledgeBody, leadBody } from './runtime-schemas.ts';
 import {
@@ -93,6 +93,10 @@ const botOverview = z.object({
     }),
   }),
   stats: z.object({ totalConversations: z.number().int(), totalMessages: z.number().int(), totalLeads: z.number().int() }),
+  llm: z.object({
+    provider: z.enum(LLM_PROVIDERS).nullable(),
+    model: z.string().nullable().meta({ description: 'The model, or the Azure deployment name' }),
+  }).meta({ description: 'The owner’s provider and model, which answer for the bot' }),
 });
 
 const page = (item: z.ZodType) =>

@@ -138,7 +138,7 @@ export const publicBotRoutes = (d: { getPublicBot: ReturnType<typeof makeGetPubl
     const result = await d.getPublicBot(String((req.params as { botId?: string }).botId));
     if (!result.ok) return reply(res, publicBotErrorReply(result.error));
     res.set('Cache-Control', 'public, max-age=60, must-revalidate');
-    sendWithEtag(req, res, result.value);
+    sendWithEtag(req, res, result.value.view);
   });
   return router;
 };

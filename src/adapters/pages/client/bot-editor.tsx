@@ -1,0 +1,180 @@
+import { useEffect, useState } from 'preact/hooks';
+import { DEFAULT_MODELS } from '../../../domain/bot-rules.ts';
+import { LLM_PROVIDERS, PERSONALITIES } from '../../../domain/types.ts';
+import { api, fieldErrors, formErrors, NETWORK_ERROR } from './api.ts';
+import { PROVIDER_NAMES } from './chat-panel.tsx';
+import { useOverview } from './dashboard-layout.tsx';
+import { Alert, Field } from './fields.tsx';
+
+const CONTEXT_MAX = 50_000;
+const QUESTIONS_MAX = 6;
+const PERSONALITY_WORDS: Record<string, string> = {
+  professional: 'Professional',
+  creative: 'Creative',
+  enthusiastic: 'Enthusiastic',
+};
+
+/** Lengths count Unicode code points, as the API does. */
+const codePoints = (text: string) => [...text].length;
+
+interface Draft {
+  name: string;
+  headline: string;
+  personality: string;
+  contextText: string;
+  suggestedQuestions: string[];
+  llmProvider: string;
+  llmModel: string;
+}
+
+const EMPTY: Draft = { name: '', headline: '', personality: 'professional', contextText: '', suggestedQuestions: [], llmProvider: 'openai', llmModel: '' };
+
+export const BotEditorPage = () => {
+  const { loading, overview } = useOverview();
+  const [draft, setDraft] = useState<Draft>(EMPTY);
+  const [errors, setErrors] = useState<Record<string, string[]>>({});
+  const [status, setStatus] = useState<{ kind: 'success' | 'error'; text: string } | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  useEffect(() => {
+    if (!overview) return;
+    const { bot, llm } = overview;
+    setDraft({
+      name: bot.name,
+      headline: bot.headline ?? '',
+      personality: bot.personality,
+      contextText: bot.contextText,
+      suggestedQuestions: bot.suggestedQuestions,
+      llmProvider: llm.provider ?? 'openai',
+      llmModel: llm.model && llm.model !== DEFAULT_MODELS[llm.provider as keyof typeof DEFAULT_MODELS] ? llm.model : '',
+    });
+  }, [overview]);
+
+  if (loading) return <p class="muted">Loading…</p>;
+
+  const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setDraft((current) => ({ ...current, [key]: value }));
+  const left = CONTEXT_MAX - codePoints(draft.contextText);
+  const defaultModel = DEFAULT_MODELS[draft.llmProvider as keyof typeof DEFAULT_MODELS];
+
+  const save = async (event: Event) => {
+    event.preventDefault();
+    setBusy(true);
+    setStatus(null);
+    setErrors({});
+    try {
+      const answer = await api('/api/bots', {
+        method: 'POST',
+        body: {
+          name: draft.name,
+          headline: draft.headline || null,
+          personality: draft.personality,
+          contextText: draft.contextText,
+          suggestedQuestions: draft.suggestedQuestions,
+          llmProvider: draft.llmProvider,
+          llmModel: draft.llmModel || null,
+        },
+      });
+      if (answer.status === 201) setStatus({ kind: 'success', text: 'Your bot was created.' });
+      else if (answer.status === 200) setStatus({ kind: 'success', text: 'Your bot was updated.' });
+      else if (answer.status === 400) {
+        setErrors(fieldErrors(answer));
+        const general = formErrors(answer);
+        setStatus({ kind: 'error', text: general.length ? general.join(' ') : 'Please correct the fields marked below.' });
+      } else setStatus({ kind: 'error', text: 'Saving failed. Please try again.' });
+    } catch {
+      setStatus({ kind: 'error', text: NETWORK_ERROR });
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  return (
+    <form class="card editor" onSubmit={save} noValidate>
+      {!overview && <p class="muted">You have no bot yet. Fill this in and save to create it.</p>}
+      <Field label="Name" errors={errors.name} hint="Up to 100 characters.">
+        {(a11y) => <input {...a11y} maxLength={100} required value={draft.name} onInput={(e) => set('name', e.currentTarget.value)} />}
+      </Field>
+      <Field label="Headline (optional)" errors={errors.headline} hint="Up to 120 characters, e.g. “Senior backend engineer, open to remote roles”.">
+        {(a11y) => <input {...a11y} maxLength={120} value={draft.headline} onInput={(e) => set('headline', e.currentTarget.value)} />}
+      </Field>
+      <Field label="Personality" errors={errors.personality}>
+        {(a11y) => (
+          <select {...a11y} value={draft.personality} onChange={(e) => set('personality', e.currentTarget.value)}>
+            {PERSONALITIES.map((personality) => (
+              <option key={personality} value={personality}>
+                {PERSONALITY_WORDS[personality]}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <Field
+        label="Career context"
+        errors={errors.contextText}
+        hint={
+          <span aria-live="polite" class={left < 0 ? 'over' : ''}>
+            {left >= 0 ? `${left.toLocaleString('en')} characters left of 50,000.` : `${(-left).toLocaleString('en')} characters over the 50,000 limit.`}
+          </span>
+        }
+      >
+        {(a11y) => <textarea {...a11y} rows={12} required value={draft.contextText} onInput={(e) => set('contextText', e.currentTarget.value)} />}
+      </Field>
+      <fieldset class="questions">
+        <legend>Suggested questions</legend>
+        <p class="hint">Buttons a visitor can press to start. At most 6, up to 200 characters each.</p>
+        {draft.suggestedQuestions.map((question, index) => (
+          <div class="question-row" key={index}>
+            <Field label={`Question ${index + 1}`}>
+              {(a11y) => (
+                <input
+                  {...a11y}
+                  maxLength={200}
+                  value={question}
+                  onInput={(e) => set('suggestedQuestions', draft.suggestedQuestions.map((q, i) => (i === index ? e.currentTarget.value : q)))}
+                />
+              )}
+            </Field>
+            <button type="button" onClick={() => set('suggestedQuestions', draft.suggestedQuestions.filter((_, i) => i !== index))}>
+              Remove question {index + 1}
+            </button>
+          </div>
+        ))}
+        {errors.suggestedQuestions && <p class="error">{errors.suggestedQuestions.join(' ')}</p>}
+        <button
+          type="button"
+          disabled={draft.suggestedQuestions.length >= QUESTIONS_MAX}
+          onClick={() => set('suggestedQuestions', [...draft.suggestedQuestions, ''])}
+        >
+          Add a question
+        </button>
+        <p class="hint" aria-live="polite">
+          {draft.suggestedQuestions.length} of {QUESTIONS_MAX} questions.
+        </p>
+      </fieldset>
+      <Field label="LLM provider" errors={errors.llmProvider} hint="Visitors chat with their own key for this provider.">
+        {(a11y) => (
+          <select {...a11y} value={draft.llmProvider} onChange={(e) => set('llmProvider', e.currentTarget.value)}>
+            {LLM_PROVIDERS.map((provider) => (
+              <option key={provider} value={provider}>
+                {PROVIDER_NAMES[provider]}
+              </option>
+            ))}
+          </select>
+        )}
+      </Field>
+      <Field
+        label={draft.llmProvider === 'azure' ? 'Deployment name' : 'Model (optional)'}
+        errors={errors.llmModel}
+        hint={draft.llmProvider === 'azure' ? 'Required for Azure OpenAI: the name of your deployment.' : `Default for ${PROVIDER_NAMES[draft.llmProvider]}: ${defaultModel}.`}
+      >
+        {(a11y) => (
+          <input {...a11y} maxLength={60} placeholder={defaultModel ?? ''} value={draft.llmModel} onInput={(e) => set('llmModel', e.currentTarget.value)} />
+        )}
+      </Field>
+      {status && <Alert kind={status.kind}>{status.text}</Alert>}
+      <button class="primary" type="submit" disabled={busy}>
+        {busy ? 'Saving…' : 'Save bot'}
+      </button>
+    </form>
+  );
+};

@@ -1,0 +1,285 @@
+import { useEffect, useRef, useState } from 'preact/hooks';
+import type { ErrorBody } from './api.ts';
+import { Field } from './fields.tsx';
+
+export const PROVIDER_NAMES: Record<string, string> = {
+  anthropic: 'Anthropic',
+  openai: 'OpenAI',
+  google: 'Google Gemini',
+  azure: 'Azure OpenAI',
+};
+
+const BLOCK_WORDS: Record<string, string> = {
+  credential_probe: 'it asks for keys, passwords or other secrets',
+  system_prompt_extraction: 'it asks for the bot’s hidden instructions',
+  jailbreak: 'it tries to switch off the bot’s rules',
+  role_override: 'it tries to make the bot play someone else',
+  prompt_injection: 'it tries to give the bot new instructions',
+};
+
+export interface ChatProblem {
+  text: string;
+  /** Offer to send the same message again. */
+  retry?: boolean;
+  /** The key was refused or missing: ask for it again. */
+  askKey?: boolean;
+}
+
+/** Every answer of POST /api/chat/{botId} that is not a reply, in words. */
+export const chatProblem = (status: number, body: ErrorBody | null): ChatProblem => {
+  switch (body?.error) {
+    case 'blocked':
+      return { text: `Your message was not sent to the bot: ${BLOCK_WORDS[body.reason ?? ''] ?? 'it looks like an attack on the bot'}. Please rephrase it.` };
+    case 'rate_limit': {
+      const at = new Date(Number(body.resetAt)).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
+      const window = body.scope === 'long' ? 'today’s' : 'this minute’s';
+      return { text: `This bot has answered ${window} share of messages. You can ask again at ${at}.` };
+    }
+    case 'missing_llm_key':
+      return { text: 'Enter your API key (and, for Azure, a valid endpoint) to chat.', askKey: true };
+    case 'invalid_llm_key':
+      return { text: 'The provider refused your API key. Please enter it again.', askKey: true };
+    case 'provider_rate_limit':
+      return { text: 'The provider is rate-limiting your key right now. Wait a moment, then retry.', retry: true };
+    case 'provider_unavailable':
+      return { text: 'The provider did not answer. Please retry.', retry: true };
+    case 'bot_not_found':
+      return { text: 'This bot is not available.' };
+    case 'validation_failed':
+      return { text: 'Your message must be between 1 and 8,000 characters.' };
+    case 'request_too_large':
+      return { text: 'Your message is too long.' };
+    default:
+      return { text: `Something went wrong (status ${status}). Please retry.`, retry: true };
+  }
+};
+
+const keyStorage = (provider: string) => `careerbot:llm-key:${provider}`;
+const ENDPOINT_STORAGE = 'careerbot:azure-endpoint';
+
+/** The visitor's key lives in this tab's sessionStorage only: never localStorage, a cookie or a URL. */
+const stored = (name: string) => {
+  try {
+    return sessionStorage.getItem(name) ?? '';
+  } catch {
+    return '';
+  }
+};
+const store = (name: string, value: string) => {
+  try {
+    if (value) sessionStorage.setItem(name, value);
+    else sessionStorage.removeItem(name);
+  } catch {
+    // Storage refused (private mode): the key lives in the field only.
+  }
+};
+
+interface Turn {
+  role: 'visitor' | 'bot';
+  text: string;
+}
+
+export const ChatPanel = (p: {
+  botId: string;
+  botName: string;
+  provider: string;
+  suggestedQuestions: string[];
+  loadingMessages: string[];
+}) => {
+  const providerName = PROVIDER_NAMES[p.provider] ?? p.provider;
+  const [key, setKey] = useState(() => stored(keyStorage(p.provider)));
+  const [endpoint, setEndpoint] = useState(() => stored(ENDPOINT_STORAGE));
+  const [message, setMessage] = useState('');
+  const [turns, setTurns] = useState<Turn[]>([]);
+  const [waiting, setWaiting] = useState<string | null>(null);
+  const [problem, setProblem] = useState<(ChatProblem & { message: string }) | null>(null);
+  const keyInput = useRef<HTMLInputElement>(null);
+  const messageInput = useRef<HTMLTextAreaElement>(null);
+  const log = useRef<HTMLDivElement>(null);
+
+  useEffect(() => {
+    log.current?.scrollTo({ top: log.current.scrollHeight });
+  }, [turns, waiting]);
+
+  const send = async (text: string) => {
+    const question = text.trim();
+    if (!question || waiting) return;
+    if (!key.trim()) {
+      setProblem({ text: `Enter your ${providerName} API key first.`, askKey: true, message: question });
+      keyInput.current?.focus();
+      return;
+    }
+    setProblem(null);
+    setMessage('');
+    setTurns((current) => [...current, { role: 'visitor', text: question }]);
+    const loading = p.loadingMessages.length ? p.loadingMessages[Math.floor(Math.random() * p.loadingMessages.length)]! : 'Thinking…';
+    setWaiting(loading);
+    try {
+      const headers: Record<string, string> = { 'content-type': 'application/json', 'x-llm-api-key': key.trim() };
+      if (p.provider === 'azure') headers['x-llm-azure-endpoint'] = endpoint.trim();
+      const response = await fetch(`/api/chat/${encodeURIComponent(p.botId)}`, {
+        method: 'POST',
+        headers,
+        credentials: 'omit',
+        body: JSON.stringify({ message: question }),
+      });
+      const body = await response.json().catch(() => null);
+      if (response.ok && typeof body?.reply === 'string') {
+        setTurns((current) => [...current, { role: 'bot', text: body.reply }]);
+      } else {
+        const found = chatProblem(response.status, body);
+        setProblem({ ...found, message: question });
+        if (found.askKey) {
+          setKey('');
+          store(keyStorage(p.provider), '');
+          keyInput.current?.focus();
+        }
+      }
+    } catch {
+      setProblem({ text: 'The service could not be reached. Please retry.', retry: true, message: question });
+    } finally {
+      setWaiting(null);
+      messageInput.current?.focus();
+    }
+  };
+
+  const retry = () => {
+    if (!problem) return;
+    const again = problem.message;
+    setTurns((current) => (current.at(-1)?.role === 'visitor' && current.at(-1)?.text === again ? current.slice(0, -1) : current));
+    void send(again);
+  };
+
+  return (
+    <section class="chat" aria-label={`Chat with ${p.botName}`}>
+      <div class="chat-key">
+        <Field label={`Your ${providerName} API key`} hint={`${p.botName} answers through ${providerName}. Your key stays in this browser tab and is sent only with your messages.`}>
+          {(a11y) => (
+            <input
+              {...a11y}
+              ref={keyInput}
+              type="password"
+              autoComplete="off"
+              spellcheck={false}
+              value={key}
+              onInput={(event) => {
+                setKey(event.currentTarget.value);
+                store(keyStorage(p.provider), event.currentTarget.value.trim());
+              }}
+            />
+          )}
+        </Field>
+        {p.provider === 'azure' && (
+          <Field label="Your Azure OpenAI endpoint" hint="For example https://your-resource.openai.azure.com">
+            {(a11y) => (
+              <input
+                {...a11y}
+                type="url"
+                autoComplete="off"
+                value={endpoint}
+                onInput={(event) => {
+                  setEndpoint(event.currentTarget.value);
+                  store(ENDPOINT_STORAGE, event.currentTarget.value.trim());
+                }}
+              />
+            )}
+          </Field>
+        )}
+      </div>
+      <div class="chat-log" ref={log} role="log" aria-live="polite" aria-label="Conversation">
+        {turns.length === 0 && <p class="muted">Ask {p.botName} a question, or pick one below.</p>}
+        {turns.map((turn, index) => (
+          <div key={index} class={`bubble ${turn.role}`}>
+            <span class="visually-hidden">{turn.role === 'visitor' ? 'You: ' : `${p.botName}: `}</span>
+            {turn.text}
+          </div>
+        ))}
+        {waiting && (
+          <div class="bubble bot waiting" role="status">
+            {waiting}
+          </div>
+        )}
+      </div>
+      {problem && (
+        <div class="alert error chat-problem" role="alert">
+          <span>{problem.text}</span>
+          {problem.retry && (
+            <button type="button" onClick={retry}>
+              Retry
+            </button>
+          )}
+        </div>
+      )}
+      {p.suggestedQuestions.length > 0 && (
+        <div class="suggestions" role="group" aria-label="Suggested questions">
+          {p.suggestedQuestions.map((question) => (
+            <button key={question} type="button" class="chip" disabled={!!waiting} onClick={() => void send(question)}>
+              {question}
+            </button>
+          ))}
+        </div>
+      )}
+      <form
+        class="chat-form"
+        onSubmit={(event) => {
+          event.preventDefault();
+          void send(message);
+        }}
+      >
+        <Field label="Your message">
+          {(a11y) => (
+            <textarea
+              {...a11y}
+              ref={messageInput}
+              rows={2}
+              maxLength={8000}
+              value={message}
+              onInput={(event) => setMessage(event.currentTarget.value)}
+              onKeyDown={(event) => {
+                if (event.key === 'Enter' && !event.shiftKey) {
+                  event.preventDefault();
+                  void send(message);
+                }
+              }}
+            />
+          )}
+        </Field>
+        <button class="primary" type="submit" disabled={!!waiting || !message.trim()}>
+          Send
+        </button>
+      </form>
+    </section>
+  );
+};
+
+/** A bot's public page: its card and the chat. */
+export interface PublicBotView {
+  id: string;
+  name: string;
+  headline: string | null;
+  image: string;
+  suggestedQuestions: string[];
+  loadingMessages: string[];
+}
+
+export const PublicChatPage = (p: { bot: PublicBotView; provider: string }) => (
+  <main class="public-chat">
+    <header class="bot-card">
+      <img class="avatar" src={p.bot.image} alt="" width={56} height={56} />
+      <div>
+        <h1>{p.bot.name}</h1>
+        {p.bot.headline && <p class="muted">{p.bot.headline}</p>}
+      </div>
+    </header>
+    <ChatPanel
+      botId={p.bot.id}
+      botName={p.bot.name}
+      provider={p.provider}
+      suggestedQuestions={p.bot.suggestedQuestions}
+      loadingMessages={p.bot.loadingMessages}
+    />
+    <p class="muted small">
+      Powered by <a href="/">Career Bot</a>
+    </p>
+  </main>
+);

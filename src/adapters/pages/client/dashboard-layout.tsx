@@ -1,0 +1,241 @@
+import type { ComponentChildren } from 'preact';
+import { useEffect, useRef, useState } from 'preact/hooks';
+import { api, formatDate, signOut } from './api.ts';
+
+export interface DashboardProps {
+  user: { name: string; email: string };
+  origin: string;
+  conversationId?: string;
+}
+
+const NAV = [
+  ['/dashboard', 'Overview'],
+  ['/dashboard/bot', 'Your bot'],
+  ['/dashboard/try', 'Try your bot'],
+  ['/dashboard/conversations', 'Conversations'],
+  ['/dashboard/leads', 'Leads'],
+  ['/dashboard/tokens', 'Bot tokens'],
+  ['/dashboard/settings', 'Settings'],
+] as const;
+
+interface Notification {
+  id: string;
+  kind: 'conversation_started' | 'lead_captured' | string;
+  payload: Record<string, unknown>;
+  createdAt: string;
+  readAt: string | null;
+}
+
+const notificationWords = (item: Notification): string => {
+  if (item.kind === 'lead_captured') return `New lead: ${String(item.payload.email ?? 'an e-mail address')}`;
+  if (item.kind === 'conversation_started') return 'New conversation';
+  return 'Something happened';
+};
+
+const notificationLink = (item: Notification): string | null => {
+  if (item.kind === 'lead_captured') return '/dashboard/leads';
+  const id = item.payload.conversationId;
+  return typeof id === 'string' ? `/dashboard/conversations/${encodeURIComponent(id)}` : null;
+};
+
+/** The bell: unread count, the latest notifications in words, mark one or all as read. */
+export const NotificationBell = () => {
+  const [open, setOpen] = useState(false);
+  const [items, setItems] = useState<Notification[]>([]);
+  const [unread, setUnread] = useState(0);
+  const button = useRef<HTMLButtonElement>(null);
+  const panel = useRef<HTMLDivElement>(null);
+
+  const load = async () => {
+    const answer = await api<{ items: Notification[]; unreadCount: number }>('/api/notifications?limit=10');
+    if (answer.ok) {
+      setItems(answer.body.items);
+      setUnread(answer.body.unreadCount);
+    }
+  };
+  useEffect(() => {
+    void load();
+    const timer = setInterval(() => void load(), 30_000);
+    return () => clearInterval(timer);
+  }, []);
+  useEffect(() => {
+    if (open) panel.current?.focus();
+  }, [open]);
+
+  const markRead = async (id: string) => {
+    const answer = await api<{ unreadCount: number }>(`/api/notifications/${encodeURIComponent(id)}/read`, { method: 'POST' });
+    if (answer.ok) await load();
+  };
+  const markAll = async () => {
+    const answer = await api('/api/notifications/read-all', { method: 'POST' });
+    if (answer.ok) await load();
+  };
+  const close = () => {
+    setOpen(false);
+    button.current?.focus();
+  };
+
+  return (
+    <div class="bell">
+      <button
+        ref={button}
+        type="button"
+        class="bell-button"
+        aria-expanded={open}
+        aria-controls="notification-panel"
+        onClick={() => (open ? close() : (setOpen(true), void load()))}
+      >
+        <svg class="icon" aria-hidden="true" viewBox="0 0 24 24" width="20" height="20" fill="none" stroke="currentColor" stroke-width="2" stroke-linecap="round" stroke-linejoin="round">
+          <path d="M6 8a6 6 0 0 1 12 0c0 7 3 9 3 9H3s3-2 3-9" />
+          <path d="M10.3 21a1.94 1.94 0 0 0 3.4 0" />
+        </svg>
+        <span class="visually-hidden">Notifications, </span>
+        <span class={unread ? 'badge' : 'badge zero'}>{unread}</span>
+        <span class="visually-hidden"> unread</span>
+      </button>
+      {open && (
+        <div
+          id="notification-panel"
+          class="bell-panel"
+          role="region"
+          aria-label="Notifications"
+          tabIndex={-1}
+          ref={panel}
+          onKeyDown={(event) => event.key === 'Escape' && close()}
+        >
+          <div class="bell-head">
+            <h2>Notifications</h2>
+            <button type="button" onClick={() => void markAll()} disabled={unread === 0}>
+              Mark all as read
+            </button>
+          </div>
+          {items.length === 0 ? (
+            <p class="muted">Nothing yet. New conversations and leads appear here.</p>
+          ) : (
+            <ul class="notifications">
+              {items.map((item) => {
+                const link = notificationLink(item);
+                const words = notificationWords(item);
+                return (
+                  <li key={item.id} class={item.readAt ? 'read' : 'unread'}>
+                    <div>
+                      {link ? <a href={link}>{words}</a> : words}
+                      <div class="muted small">{formatDate(item.createdAt)}</div>
+                    </div>
+                    {!item.readAt && (
+                      <button type="button" class="small" onClick={() => void markRead(item.id)} aria-label={`Mark as read: ${words}`}>
+                        Mark as read
+                      </button>
+                    )}
+                  </li>
+                );
+              })}
+            </ul>
+          )}
+        </div>
+      )}
+    </div>
+  );
+};
+
+export const DashboardLayout = (p: DashboardProps & { current: string; title: string; children: ComponentChildren }) => (
+  <div class="dashboard">
+    <a class="skip" href="#main">
+      Skip to content
+    </a>
+    <header class="topbar">
+      <a class="brand" href="/dashboard">
+        Career Bot
+      </a>
+      <div class="topbar-right">
+        <NotificationBell />
+        <span class="who muted">{p.user.name}</span>
+        <button type="button" onClick={() => void signOut()}>
+          Sign out
+        </button>
+      </div>
+    </header>
+    <nav class="sidenav" aria-label="Dashboard">
+      <ul>
+        {NAV.map(([href, label]) => (
+          <li key={href}>
+            <a href={href} aria-current={p.current === href ? 'page' : undefined}>
+              {label}
+            </a>
+          </li>
+        ))}
+      </ul>
+    </nav>
+    <main id="main" tabIndex={-1}>
+      <h1>{p.title}</h1>
+      {p.children}
+    </main>
+  </div>
+);
+
+/** GET /api/bots: the bot, its settings and counters; null before the first save. */
+export interface Overview {
+  bot: {
+    id: string;
+    name: string;
+    headline: string | null;
+    personality: string;
+    contextText: string;
+    suggestedQuestions: string[];
+    loadingMessages: string[];
+    isActive: boolean;
+  };
+  settings: { themeColor: string; deploymentMode: string; rateLimits: { perMinute: number; perDay: number } };
+  stats: { totalConversations: number; totalMessages: number; totalLeads: number };
+  llm: { provider: string | null; model: string | null };
+}
+
+export const useOverview = () => {
+  const [state, setState] = useState<{ loading: boolean; overview: Overview | null }>({ loading: true, overview: null });
+  const reload = async () => {
+    const answer = await api<Overview>('/api/bots');
+    setState({ loading: false, overview: answer.ok ? answer.body : null });
+  };
+  useEffect(() => {
+    void reload();
+  }, []);
+  return { ...state, reload, set: (overview: Overview) => setState({ loading: false, overview }) };
+};
+
+export const CopyButton = (p: { text: string; label: string }) => {
+  const [copied, setCopied] = useState(false);
+  return (
+    <button
+      type="button"
+      onClick={async () => {
+        try {
+          await navigator.clipboard.writeText(p.text);
+          setCopied(true);
+          setTimeout(() => setCopied(false), 2000);
+        } catch {
+          setCopied(false);
+        }
+      }}
+    >
+      {copied ? 'Copied' : p.label}
+      <span class="visually-hidden" role="status">
+        {copied ? ' to the clipboard' : ''}
+      </span>
+    </button>
+  );
+};
+
+export const NoBotYet = () => (
+  <section class="card" aria-labelledby="next-steps">
+    <h2 id="next-steps">What to do next</h2>
+    <ol class="steps">
+      <li>
+        <a href="/dashboard/bot">Describe your bot</a>: its name, a headline, and everything it should know about your career.
+      </li>
+      <li>
+        <a href="/dashboard/try">Try it</a> with your own provider key.
+      </li>
+      <li>Share its public link, or put it on your site with one script tag.</li>
+    </ol>
+  </section>
+);

@@ -1,0 +1,36 @@
+import type { ComponentChildren } from 'preact';
+import { useId } from 'preact/hooks';
+
+/** A labelled control with its hint and its errors, tied together for screen readers. */
+export const Field = (p: {
+  label: string;
+  errors?: string[] | undefined;
+  hint?: ComponentChildren;
+  children: (a11y: { id: string; 'aria-describedby'?: string; 'aria-invalid'?: boolean }) => ComponentChildren;
+}) => {
+  const id = useId();
+  const described = [p.hint ? `${id}-hint` : '', p.errors?.length ? `${id}-error` : ''].filter(Boolean).join(' ');
+  return (
+    <div class="field">
+      <label for={id}>{p.label}</label>
+      {p.children({ id, 'aria-describedby': described || undefined, 'aria-invalid': p.errors?.length ? true : undefined })}
+      {p.hint && (
+        <p class="hint" id={`${id}-hint`}>
+          {p.hint}
+        </p>
+      )}
+      {p.errors?.length ? (
+        <p class="error" id={`${id}-error`}>
+          {p.errors.join(' ')}
+        </p>
+      ) : null}
+    </div>
+  );
+};
+
+/** A message for the whole form or page, announced when it appears. */
+export const Alert = (p: { kind?: 'error' | 'success' | 'info'; children: ComponentChildren }) => (
+  <div class={`alert ${p.kind ?? 'error'}`} role={p.kind === 'error' || !p.kind ? 'alert' : 'status'}>
+    {p.children}
+  </div>
+);

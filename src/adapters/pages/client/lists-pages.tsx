@@ -1,0 +1,176 @@
+import type { ComponentChildren } from 'preact';
+import { useEffect, useState } from 'preact/hooks';
+import { api, formatDate } from './api.ts';
+import { NoBotYet } from './dashboard-layout.tsx';
+import { Alert } from './fields.tsx';
+
+const PAGE_SIZE = 20;
+
+/** Cursor pagination, newest first: "Older" follows nextCursor, "Newer" goes back. */
+const usePages = <T,>(path: string) => {
+  const [cursors, setCursors] = useState<(string | null)[]>([null]);
+  const [page, setPage] = useState<{ items: T[]; nextCursor: string | null } | null>(null);
+  const [status, setStatus] = useState<'loading' | 'ok' | 'no_bot' | 'error'>('loading');
+  const cursor = cursors[cursors.length - 1] ?? null;
+  useEffect(() => {
+    setStatus('loading');
+    const query = `?limit=${PAGE_SIZE}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+    void api<{ items: T[]; nextCursor: string | null }>(`${path}${query}`).then((answer) => {
+      if (answer.ok) {
+        setPage(answer.body);
+        setStatus('ok');
+      } else setStatus(answer.status === 404 ? 'no_bot' : 'error');
+    });
+  }, [path, cursor]);
+  return {
+    status,
+    page,
+    pageNumber: cursors.length,
+    older: () => page?.nextCursor && setCursors([...cursors, page.nextCursor]),
+    newer: () => cursors.length > 1 && setCursors(cursors.slice(0, -1)),
+  };
+};
+
+const Pager = (p: { pageNumber: number; hasOlder: boolean; older: () => void; newer: () => void; label: string }) => (
+  <nav class="pager" aria-label={`${p.label} pages`}>
+    <button type="button" onClick={p.newer} disabled={p.pageNumber === 1}>
+      Newer
+    </button>
+    <span>Page {p.pageNumber}</span>
+    <button type="button" onClick={p.older} disabled={!p.hasOlder}>
+      Older
+    </button>
+  </nav>
+);
+
+const Listing = (p: { status: string; empty: string; children: ComponentChildren }) => {
+  if (p.status === 'loading') return <p class="muted">Loading…</p>;
+  if (p.status === 'no_bot') return <NoBotYet />;
+  if (p.status === 'error') return <Alert>Loading failed. Please reload the page.</Alert>;
+  return <>{p.children}</>;
+};
+
+interface ConversationItem {
+  id: string;
+  sessionId: string;
+  messageCount: number;
+  startedAt: string;
+  lastMessageAt: string;
+  preview: string;
+}
+
+export const ConversationsPage = () => {
+  const pages = usePages<ConversationItem>('/api/bots/conversations');
+  const items = pages.page?.items ?? [];
+  return (
+    <Listing status={pages.status} empty="">
+      {items.length === 0 ? (
+        <p class="muted">No conversations yet. They appear here when a visitor chats through your widget.</p>
+      ) : (
+        <ul class="rows">
+          {items.map((item) => (
+            <li key={item.id} class="row">
+              <a href={`/dashboard/conversations/${item.id}`} class="row-title">
+                {item.preview || '(empty)'}
+              </a>
+              <span class="muted small">
+                {item.messageCount} messages · started {formatDate(item.startedAt)} · last {formatDate(item.lastMessageAt)}
+              </span>
+            </li>
+          ))}
+        </ul>
+      )}
+      <Pager label="Conversation" pageNumber={pages.pageNumber} hasOlder={!!pages.page?.nextCursor} older={pages.older} newer={pages.newer} />
+    </Listing>
+  );
+};
+
+interface ConversationDetail {
+  conversation: { messageCount: number; startedAt: string };
+  messages: { role: string; content: string; createdAt: string }[];
+}
+
+export const ConversationPage = (p: { conversationId?: string }) => {
+  const [state, setState] = useState<{ status: 'loading' | 'ok' | 'missing'; detail?: ConversationDetail }>({ status: 'loading' });
+  useEffect(() => {
+    void api<ConversationDetail>(`/api/bots/conversations/${encodeURIComponent(p.conversationId ?? '')}`).then((answer) =>
+      setState(answer.ok ? { status: 'ok', detail: answer.body } : { status: 'missing' }),
+    );
+  }, [p.conversationId]);
+  if (state.status === 'loading') return <p class="muted">Loading…</p>;
+  if (state.status === 'missing') {
+    return (
+      <Alert>
+        This conversation does not exist. <a href="/dashboard/conversations">Back to the conversations</a>
+      </Alert>
+    );
+  }
+  const { conversation, messages } = state.detail!;
+  return (
+    <>
+      <p>
+        <a href="/dashboard/conversations">← All conversations</a>
+      </p>
+      <p class="muted">
+        {conversation.messageCount} messages · started {formatDate(conversation.startedAt)}
+      </p>
+      <ol class="transcript" aria-label="Transcript">
+        {messages.map((message, index) => (
+          <li key={index} class={`bubble ${message.role === 'user' ? 'visitor' : 'bot'}`}>
+            <span class="who small">{message.role === 'user' ? 'Visitor' : 'Bot'} · {formatDate(message.createdAt)}</span>
+            <span class="text">{message.content}</span>
+          </li>
+        ))}
+      </ol>
+    </>
+  );
+};
+
+interface LeadItem {
+  id: string;
+  email: string;
+  capturedAt: string;
+  conversationId: string | null;
+  contextSummary: string | null;
+}
+
+export const LeadsPage = () => {
+  const pages = usePages<LeadItem>('/api/bots/leads');
+  const items = pages.page?.items ?? [];
+  return (
+    <Listing status={pages.status} empty="">
+      <p>
+        <a class="button" href="/api/bots/leads.csv" download="leads.csv">
+          Download CSV
+        </a>
+      </p>
+      {items.length === 0 ? (
+        <p class="muted">No leads yet. Your widget collects them when a visitor leaves an e-mail address.</p>
+      ) : (
+        <div class="table-wrap">
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">E-mail</th>
+                <th scope="col">Captured</th>
+                <th scope="col">Summary</th>
+                <th scope="col">Conversation</th>
+              </tr>
+            </thead>
+            <tbody>
+              {items.map((lead) => (
+                <tr key={lead.id}>
+                  <td>{lead.email}</td>
+                  <td>{formatDate(lead.capturedAt)}</td>
+                  <td class="summary">{lead.contextSummary ?? '—'}</td>
+                  <td>{lead.conversationId ? <a href={`/dashboard/conversations/${lead.conversationId}`}>Open</a> : '—'}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <Pager label="Lead" pageNumber={pages.pageNumber} hasOlder={!!pages.page?.nextCursor} older={pages.older} newer={pages.newer} />
+    </Listing>
+  );
+};

@@ -1,0 +1,98 @@
+import { useState } from 'preact/hooks';
+import { api } from './api.ts';
+import { ChatPanel } from './chat-panel.tsx';
+import { CopyButton, NoBotYet, useOverview, type DashboardProps, type Overview } from './dashboard-layout.tsx';
+import { Alert } from './fields.tsx';
+
+const ActiveSwitch = (p: { overview: Overview; onChange: (overview: Overview) => void }) => {
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+  const active = p.overview.bot.isActive;
+  const toggle = async () => {
+    setBusy(true);
+    setError(null);
+    const answer = await api<Overview>('/api/bots/settings', { method: 'PATCH', body: { isActive: !active } });
+    setBusy(false);
+    if (answer.ok) p.onChange(answer.body);
+    else setError('The change was not saved. Please try again.');
+  };
+  return (
+    <div class="switch-row">
+      <button type="button" role="switch" aria-checked={active} class={`switch ${active ? 'on' : ''}`} disabled={busy} onClick={() => void toggle()}>
+        <span class="switch-track" aria-hidden="true" />
+        <span>Bot active</span>
+      </button>
+      <span class="muted">{active ? 'Visitors can chat with your bot.' : 'Your bot is switched off: its page and chat answer “not available”.'}</span>
+      {error && <Alert>{error}</Alert>}
+    </div>
+  );
+};
+
+export const OverviewPage = (p: DashboardProps) => {
+  const { loading, overview, set } = useOverview();
+  if (loading) return <p class="muted">Loading…</p>;
+  if (!overview) return <NoBotYet />;
+  const { bot, stats } = overview;
+  const publicLink = `${p.origin}/b/${bot.id}`;
+  const snippet = `<script src="${p.origin}/widget.js" data-bot-id="${bot.id}" async></script>`;
+  return (
+    <>
+      <section class="card bot-card" aria-label="Your bot">
+        <img class="avatar" src={`/api/avatars/${bot.id}.svg`} alt="" width={64} height={64} />
+        <div class="grow">
+          <h2>{bot.name}</h2>
+          {bot.headline && <p class="muted">{bot.headline}</p>}
+          <p>
+            Status: <strong>{bot.isActive ? 'Active' : 'Inactive'}</strong>
+          </p>
+          <ActiveSwitch overview={overview} onChange={set} />
+        </div>
+      </section>
+      <section class="stats" aria-label="Counters">
+        <div class="stat">
+          <span class="stat-value">{stats.totalConversations}</span>
+          <span class="stat-label">Conversations</span>
+        </div>
+        <div class="stat">
+          <span class="stat-value">{stats.totalMessages}</span>
+          <span class="stat-label">Messages</span>
+        </div>
+        <div class="stat">
+          <span class="stat-value">{stats.totalLeads}</span>
+          <span class="stat-label">Leads</span>
+        </div>
+      </section>
+      <section class="card" aria-labelledby="share">
+        <h2 id="share">Share your bot</h2>
+        <p>Its public page, where a visitor chats with their own provider key:</p>
+        <p class="copy-row">
+          <a href={publicLink}>{publicLink}</a> <CopyButton text={publicLink} label="Copy link" />
+        </p>
+        <h3>Put the bot on your site</h3>
+        <p>Paste this tag into any page of your site:</p>
+        <pre class="snippet">
+          <code>{snippet}</code>
+        </pre>
+        <CopyButton text={snippet} label="Copy snippet" />
+      </section>
+    </>
+  );
+};
+
+export const TryPage = () => {
+  const { loading, overview } = useOverview();
+  if (loading) return <p class="muted">Loading…</p>;
+  if (!overview) return <NoBotYet />;
+  if (!overview.bot.isActive) {
+    return <Alert kind="info">Your bot is switched off. Switch it on in the Overview to try it.</Alert>;
+  }
+  return (
+    <ChatPanel
+      botId={overview.bot.id}
+      botName={overview.bot.name}
+      provider={overview.llm.provider ?? 'openai'}
+      suggestedQuestions={overview.bot.suggestedQuestions}
+      loadingMessages={overview.bot.loadingMessages}
+    />
+  );
+};

@@ -1,0 +1,137 @@
+import { useEffect, useState } from 'preact/hooks';
+import { DEFAULT_RATE_LIMITS } from '../../../domain/bot-rules.ts';
+import { api, fieldErrors, NETWORK_ERROR } from './api.ts';
+import { NoBotYet, useOverview, type Overview } from './dashboard-layout.tsx';
+import { Alert, Field } from './fields.tsx';
+
+const LimitField = (p: {
+  label: string;
+  fallback: number;
+  value: string;
+  useDefault: boolean;
+  errors?: string[] | undefined;
+  onValue: (value: string) => void;
+  onDefault: (value: boolean) => void;
+}) => (
+  <div class="limit">
+    <Field label={p.label} errors={p.errors}>
+      {(a11y) => <input {...a11y} type="number" min={1} inputMode="numeric" disabled={p.useDefault} value={p.useDefault ? String(p.fallback) : p.value} onInput={(e) => p.onValue(e.currentTarget.value)} />}
+    </Field>
+    <label class="check">
+      <input type="checkbox" checked={p.useDefault} onChange={(e) => p.onDefault(e.currentTarget.checked)} /> Use the default ({p.fallback})
+    </label>
+  </div>
+);
+
+export const SettingsPage = () => {
+  const { loading, overview, set } = useOverview();
+  const [theme, setTheme] = useState('#4f46e5');
+  const [mode, setMode] = useState('managed');
+  const [perMinute, setPerMinute] = useState({ value: '', useDefault: true });
+  const [perDay, setPerDay] = useState({ value: '', useDefault: true });
+  const [notify, setNotify] = useState<boolean | null>(null);
+  const [errors, setErrors] = useState<Record<string, string[]>>({});
+  const [status, setStatus] = useState<{ kind: 'success' | 'error'; text: string } | null>(null);
+
+  useEffect(() => {
+    if (!overview) return;
+    const { settings } = overview;
+    setTheme(settings.themeColor);
+    setMode(settings.deploymentMode);
+    const minute = settings.rateLimits.perMinute;
+    const day = settings.rateLimits.perDay;
+    setPerMinute({ value: String(minute), useDefault: minute === DEFAULT_RATE_LIMITS.perMinute });
+    setPerDay({ value: String(day), useDefault: day === DEFAULT_RATE_LIMITS.perDay });
+  }, [overview]);
+  useEffect(() => {
+    void api<{ notifyLeadsEmail: boolean }>('/api/account/settings').then((answer) => answer.ok && setNotify(answer.body.notifyLeadsEmail));
+  }, []);
+
+  if (loading) return <p class="muted">Loading…</p>;
+
+  const save = async (event: Event) => {
+    event.preventDefault();
+    setErrors({});
+    setStatus(null);
+    try {
+      const requests: Promise<boolean>[] = [];
+      if (overview) {
+        requests.push(
+          api<Overview>('/api/bots/settings', {
+            method: 'PATCH',
+            body: {
+              themeColor: theme,
+              deploymentMode: mode,
+              rateLimits: {
+                perMinute: perMinute.useDefault ? null : Number(perMinute.value),
+                perDay: perDay.useDefault ? null : Number(perDay.value),
+              },
+            },
+          }).then((answer) => {
+            if (answer.ok) set(answer.body);
+            else setErrors(fieldErrors(answer));
+            return answer.ok;
+          }),
+        );
+      }
+      if (notify !== null) {
+        requests.push(api('/api/account/settings', { method: 'PATCH', body: { notifyLeadsEmail: notify } }).then((answer) => answer.ok));
+      }
+      const results = await Promise.all(requests);
+      setStatus(results.every(Boolean) ? { kind: 'success', text: 'Settings saved.' } : { kind: 'error', text: 'Some settings were not saved: see the fields marked below.' });
+    } catch {
+      setStatus({ kind: 'error', text: NETWORK_ERROR });
+    }
+  };
+
+  return (
+    <form class="card settings" onSubmit={save} noValidate>
+      {overview ? (
+        <>
+          <Field label="Theme colour" errors={errors.themeColor} hint={`The widget’s accent colour (${theme}).`}>
+            {(a11y) => <input {...a11y} type="color" value={theme} onInput={(e) => setTheme(e.currentTarget.value)} />}
+          </Field>
+          <fieldset>
+            <legend>Deployment mode</legend>
+            <label class="check">
+              <input type="radio" name="mode" value="managed" checked={mode === 'managed'} onChange={() => setMode('managed')} /> Managed: the bot runs here
+            </label>
+            <label class="check">
+              <input type="radio" name="mode" value="self_hosted" checked={mode === 'self_hosted'} onChange={() => setMode('self_hosted')} /> Self-hosted: your
+              widget calls your own model
+            </label>
+          </fieldset>
+          <fieldset>
+            <legend>Rate limits for chat, conversations and leads</legend>
+            <LimitField
+              label="Messages per minute"
+              fallback={DEFAULT_RATE_LIMITS.perMinute}
+              {...perMinute}
+              errors={errors.rateLimits}
+              onValue={(value) => setPerMinute({ value, useDefault: false })}
+              onDefault={(useDefault) => setPerMinute({ ...perMinute, useDefault })}
+            />
+            <LimitField
+              label="Messages per day"
+              fallback={DEFAULT_RATE_LIMITS.perDay}
+              {...perDay}
+              onValue={(value) => setPerDay({ value, useDefault: false })}
+              onDefault={(useDefault) => setPerDay({ ...perDay, useDefault })}
+            />
+          </fieldset>
+        </>
+      ) : (
+        <NoBotYet />
+      )}
+      {notify !== null && (
+        <label class="check">
+          <input type="checkbox" checked={notify} onChange={(e) => setNotify(e.currentTarget.checked)} /> E-mail me when a new lead arrives
+        </label>
+      )}
+      {status && <Alert kind={status.kind}>{status.text}</Alert>}
+      <button class="primary" type="submit">
+        Save settings
+      </button>
+    </form>
+  );
+};

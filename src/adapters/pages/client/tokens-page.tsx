@@ -1,0 +1,145 @@
+import { useEffect, useState } from 'preact/hooks';
+import { api, fieldErrors, formatDate, NETWORK_ERROR } from './api.ts';
+import { CopyButton, NoBotYet } from './dashboard-layout.tsx';
+import { Alert, Field } from './fields.tsx';
+
+interface TokenInfo {
+  id: string;
+  name: string;
+  lastFour: string;
+  createdAt: string;
+  expiresAt: string | null;
+  lastUsedAt: string | null;
+  revokedAt: string | null;
+}
+
+export const TokensPage = () => {
+  const [tokens, setTokens] = useState<TokenInfo[] | null>(null);
+  const [noBot, setNoBot] = useState(false);
+  const [name, setName] = useState('');
+  const [days, setDays] = useState('');
+  const [errors, setErrors] = useState<Record<string, string[]>>({});
+  const [minted, setMinted] = useState<{ token: string; name: string } | null>(null);
+  const [confirming, setConfirming] = useState<string | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+
+  const load = async () => {
+    const answer = await api<{ tokens: TokenInfo[] }>('/api/bots/tokens');
+    if (answer.status === 404) setNoBot(true);
+    else if (answer.ok) setTokens(answer.body.tokens);
+  };
+  useEffect(() => {
+    void load();
+  }, []);
+  if (noBot) return <NoBotYet />;
+
+  const mint = async (event: Event) => {
+    event.preventDefault();
+    setErrors({});
+    setProblem(null);
+    try {
+      const body: Record<string, unknown> = { name };
+      if (days.trim()) body.expiresInDays = Number(days);
+      const answer = await api<{ token: string; tokenInfo: TokenInfo }>('/api/bots/tokens', { method: 'POST', body });
+      if (answer.status === 201) {
+        setMinted({ token: answer.body.token, name: answer.body.tokenInfo.name });
+        setName('');
+        setDays('');
+        await load();
+      } else if (answer.status === 400) setErrors(fieldErrors(answer));
+      else setProblem('The token was not created. Please try again.');
+    } catch {
+      setProblem(NETWORK_ERROR);
+    }
+  };
+
+  const revoke = async (id: string) => {
+    const answer = await api(`/api/bots/tokens/${encodeURIComponent(id)}`, { method: 'DELETE' });
+    setConfirming(null);
+    if (answer.status === 204) await load();
+    else setProblem('The token was not revoked. Please try again.');
+  };
+
+  return (
+    <>
+      <p>A bot token lets your self-hosted widget read the bot’s settings and save conversations and leads. Keep it secret.</p>
+      <form class="card" onSubmit={mint} noValidate aria-labelledby="mint-title">
+        <h2 id="mint-title">Create a token</h2>
+        <Field label="Token name" errors={errors.name} hint="1-80 characters, e.g. “Portfolio site”.">
+          {(a11y) => <input {...a11y} maxLength={80} required value={name} onInput={(e) => setName(e.currentTarget.value)} />}
+        </Field>
+        <Field label="Expires after (days, optional)" errors={errors.expiresInDays} hint="1 to 365. Leave empty for a token that does not expire.">
+          {(a11y) => <input {...a11y} type="number" min={1} max={365} inputMode="numeric" value={days} onInput={(e) => setDays(e.currentTarget.value)} />}
+        </Field>
+        <button class="primary" type="submit">
+          Create token
+        </button>
+      </form>
+      {problem && <Alert>{problem}</Alert>}
+      {minted && (
+        <section class="card minted" aria-labelledby="minted-title">
+          <h2 id="minted-title">Your new token “{minted.name}”</h2>
+          <Alert kind="info">Copy it now: you will not see it again.</Alert>
+          <Field label="New token">{(a11y) => <input {...a11y} readOnly value={minted.token} class="mono" onFocus={(e) => e.currentTarget.select()} />}</Field>
+          <CopyButton text={minted.token} label="Copy token" />{' '}
+          <button type="button" onClick={() => setMinted(null)}>
+            Done
+          </button>
+        </section>
+      )}
+      <section aria-labelledby="tokens-title">
+        <h2 id="tokens-title">Tokens</h2>
+        {tokens === null ? (
+          <p class="muted">Loading…</p>
+        ) : tokens.length === 0 ? (
+          <p class="muted">No tokens yet.</p>
+        ) : (
+          <div class="table-wrap">
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Name</th>
+                  <th scope="col">Ends with</th>
+                  <th scope="col">Created</th>
+                  <th scope="col">Last used</th>
+                  <th scope="col">Expires</th>
+                  <th scope="col">Action</th>
+                </tr>
+              </thead>
+              <tbody>
+                {tokens.map((token) => (
+                  <tr key={token.id}>
+                    <td>{token.name}</td>
+                    <td class="mono">…{token.lastFour}</td>
+                    <td>{formatDate(token.createdAt)}</td>
+                    <td>{token.lastUsedAt ? formatDate(token.lastUsedAt) : 'Never'}</td>
+                    <td>{token.expiresAt ? formatDate(token.expiresAt) : 'Never'}</td>
+                    <td>
+                      {token.revokedAt ? (
+                        <span>Revoked {formatDate(token.revokedAt)}</span>
+                      ) : confirming === token.id ? (
+                        <span class="confirm" role="group" aria-label={`Revoke ${token.name}?`}>
+                          <span>Revoke “{token.name}”? Widgets using it stop working at once.</span>{' '}
+                          <button type="button" class="danger" onClick={() => void revoke(token.id)}>
+                            Yes, revoke
+                          </button>{' '}
+                          <button type="button" onClick={() => setConfirming(null)}>
+                            Cancel
+                          </button>
+                        </span>
+                      ) : (
+                        <button type="button" onClick={() => setConfirming(token.id)} aria-label={`Revoke ${token.name}`}>
+                          Revoke
+                        </button>
+                      )}
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+        )}
+      </section>
+    </>
+  );
+};
