@@ -1,9 +1,9 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useState } from 'preact/hooks';
 import { DEFAULT_MODELS } from '../../../domain/bot-rules.ts';
 import { LLM_PROVIDERS, PERSONALITIES } from '../../../domain/types.ts';
 import { api, fieldErrors, formErrors, NETWORK_ERROR } from './api.ts';
 import { PROVIDER_NAMES } from './chat-panel.tsx';
-import { useOverview } from './dashboard-layout.tsx';
+import { useOverview, type Overview } from './dashboard-layout.tsx';
 import { Alert, Field } from './fields.tsx';
 
 const CONTEXT_MAX = 50_000;
@@ -29,28 +29,33 @@ interface Draft {
 
 const EMPTY: Draft = { name: '', headline: '', personality: 'professional', contextText: '', suggestedQuestions: [], llmProvider: 'openai', llmModel: '' };
 
+const draftOf = (overview: Overview | null): Draft => {
+  if (!overview) return EMPTY;
+  const { bot, llm } = overview;
+  return {
+    name: bot.name,
+    headline: bot.headline ?? '',
+    personality: bot.personality,
+    contextText: bot.contextText,
+    suggestedQuestions: bot.suggestedQuestions,
+    llmProvider: llm.provider ?? 'openai',
+    llmModel: llm.model && llm.model !== DEFAULT_MODELS[llm.provider as keyof typeof DEFAULT_MODELS] ? llm.model : '',
+  };
+};
+
+/** The editor starts from the saved bot, so it waits for it. */
 export const BotEditorPage = () => {
   const { loading, overview } = useOverview();
-  const [draft, setDraft] = useState<Draft>(EMPTY);
+  if (loading) return <p class="muted">Loading…</p>;
+  return <BotEditor overview={overview} />;
+};
+
+const BotEditor = ({ overview }: { overview: Overview | null }) => {
+  const [draft, setDraft] = useState<Draft>(() => draftOf(overview));
   const [errors, setErrors] = useState<Record<string, string[]>>({});
   const [status, setStatus] = useState<{ kind: 'success' | 'error'; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
-
-  useEffect(() => {
-    if (!overview) return;
-    const { bot, llm } = overview;
-    setDraft({
-      name: bot.name,
-      headline: bot.headline ?? '',
-      personality: bot.personality,
-      contextText: bot.contextText,
-      suggestedQuestions: bot.suggestedQuestions,
-      llmProvider: llm.provider ?? 'openai',
-      llmModel: llm.model && llm.model !== DEFAULT_MODELS[llm.provider as keyof typeof DEFAULT_MODELS] ? llm.model : '',
-    });
-  }, [overview]);
-
-  if (loading) return <p class="muted">Loading…</p>;
+  const [exists, setExists] = useState(!!overview);
 
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setDraft((current) => ({ ...current, [key]: value }));
   const left = CONTEXT_MAX - codePoints(draft.contextText);
@@ -69,17 +74,21 @@ export const BotEditorPage = () => {
           headline: draft.headline || null,
           personality: draft.personality,
           contextText: draft.contextText,
-          suggestedQuestions: draft.suggestedQuestions,
+          // A question left empty is one the owner did not write.
+          suggestedQuestions: draft.suggestedQuestions.map((question) => question.trim()).filter(Boolean),
           llmProvider: draft.llmProvider,
           llmModel: draft.llmModel || null,
         },
       });
-      if (answer.status === 201) setStatus({ kind: 'success', text: 'Your bot was created.' });
+      if (answer.status === 201) {
+        setExists(true);
+        setStatus({ kind: 'success', text: 'Your bot was created.' });
+      }
       else if (answer.status === 200) setStatus({ kind: 'success', text: 'Your bot was updated.' });
       else if (answer.status === 400) {
         setErrors(fieldErrors(answer));
         const general = formErrors(answer);
-        setStatus({ kind: 'error', text: general.length ? general.join(' ') : 'Please correct the fields marked below.' });
+        setStatus({ kind: 'error', text: general.length ? general.join(' ') : 'Please correct the fields marked above.' });
       } else setStatus({ kind: 'error', text: 'Saving failed. Please try again.' });
     } catch {
       setStatus({ kind: 'error', text: NETWORK_ERROR });
@@ -90,7 +99,7 @@ export const BotEditorPage = () => {
 
   return (
     <form class="card editor" onSubmit={save} noValidate>
-      {!overview && <p class="muted">You have no bot yet. Fill this in and save to create it.</p>}
+      {!exists && <p class="muted">You have no bot yet. Fill this in and save to create it.</p>}
       <Field label="Name" errors={errors.name} hint="Up to 100 characters.">
         {(a11y) => <input {...a11y} maxLength={100} required value={draft.name} onInput={(e) => set('name', e.currentTarget.value)} />}
       </Field>

@@ -23,31 +23,27 @@ const LimitField = (p: {
   </div>
 );
 
+const limitState = (value: number, fallback: number) => ({ value: String(value), useDefault: value === fallback });
+
+/** The page waits for the bot and the account settings, so the form starts from what is saved. */
 export const SettingsPage = () => {
   const { loading, overview, set } = useOverview();
-  const [theme, setTheme] = useState('#4f46e5');
-  const [mode, setMode] = useState('managed');
-  const [perMinute, setPerMinute] = useState({ value: '', useDefault: true });
-  const [perDay, setPerDay] = useState({ value: '', useDefault: true });
-  const [notify, setNotify] = useState<boolean | null>(null);
+  const [notify, setNotify] = useState<boolean | null | undefined>(undefined);
+  useEffect(() => {
+    void api<{ notifyLeadsEmail: boolean }>('/api/account/settings').then((answer) => setNotify(answer.ok ? answer.body.notifyLeadsEmail : null));
+  }, []);
+  if (loading || notify === undefined) return <p class="muted">Loading…</p>;
+  return <SettingsForm overview={overview} onSaved={set} savedNotify={notify} />;
+};
+
+const SettingsForm = ({ overview, onSaved, savedNotify }: { overview: Overview | null; onSaved: (overview: Overview) => void; savedNotify: boolean | null }) => {
+  const [theme, setTheme] = useState(overview?.settings.themeColor ?? '#4f46e5');
+  const [mode, setMode] = useState(overview?.settings.deploymentMode ?? 'managed');
+  const [perMinute, setPerMinute] = useState(limitState(overview?.settings.rateLimits.perMinute ?? DEFAULT_RATE_LIMITS.perMinute, DEFAULT_RATE_LIMITS.perMinute));
+  const [perDay, setPerDay] = useState(limitState(overview?.settings.rateLimits.perDay ?? DEFAULT_RATE_LIMITS.perDay, DEFAULT_RATE_LIMITS.perDay));
+  const [notify, setNotify] = useState(savedNotify);
   const [errors, setErrors] = useState<Record<string, string[]>>({});
   const [status, setStatus] = useState<{ kind: 'success' | 'error'; text: string } | null>(null);
-
-  useEffect(() => {
-    if (!overview) return;
-    const { settings } = overview;
-    setTheme(settings.themeColor);
-    setMode(settings.deploymentMode);
-    const minute = settings.rateLimits.perMinute;
-    const day = settings.rateLimits.perDay;
-    setPerMinute({ value: String(minute), useDefault: minute === DEFAULT_RATE_LIMITS.perMinute });
-    setPerDay({ value: String(day), useDefault: day === DEFAULT_RATE_LIMITS.perDay });
-  }, [overview]);
-  useEffect(() => {
-    void api<{ notifyLeadsEmail: boolean }>('/api/account/settings').then((answer) => answer.ok && setNotify(answer.body.notifyLeadsEmail));
-  }, []);
-
-  if (loading) return <p class="muted">Loading…</p>;
 
   const save = async (event: Event) => {
     event.preventDefault();
@@ -68,7 +64,7 @@ export const SettingsPage = () => {
               },
             },
           }).then((answer) => {
-            if (answer.ok) set(answer.body);
+            if (answer.ok) onSaved(answer.body);
             else setErrors(fieldErrors(answer));
             return answer.ok;
           }),
@@ -78,7 +74,7 @@ export const SettingsPage = () => {
         requests.push(api('/api/account/settings', { method: 'PATCH', body: { notifyLeadsEmail: notify } }).then((answer) => answer.ok));
       }
       const results = await Promise.all(requests);
-      setStatus(results.every(Boolean) ? { kind: 'success', text: 'Settings saved.' } : { kind: 'error', text: 'Some settings were not saved: see the fields marked below.' });
+      setStatus(results.every(Boolean) ? { kind: 'success', text: 'Settings saved.' } : { kind: 'error', text: 'Some settings were not saved: see the fields marked above.' });
     } catch {
       setStatus({ kind: 'error', text: NETWORK_ERROR });
     }

@@ -1,0 +1,177 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { browserAvailable } from '../support/browser.ts';
+import {
+  expectNoProblems,
+  newOwner,
+  openTab,
+  registerThroughPages,
+  saveBotThroughEditor,
+  signInThroughPages,
+  startPagesWorld,
+  type PagesWorld,
+} from '../support/pages.ts';
+
+/** The error text shown for a field: its hint/error paragraph tied by aria-describedby. */
+const fieldError = (page: import('playwright-core').Page, label: string) =>
+  page.getByLabel(label, { exact: true }).evaluate((input) => {
+    const ids = (input.getAttribute('aria-describedby') ?? '').split(' ').filter((id) => id.endsWith('-error'));
+    return ids.map((id) => document.getElementById(id)?.textContent ?? '').join(' ');
+  });
+
+describe.runIf(browserAvailable())('sign-in, register, the bot editor and settings, in Chromium', () => {
+  let world: PagesWorld;
+  beforeAll(async () => {
+    world = await startPagesWorld();
+  });
+  afterAll(async () => world?.close());
+
+  it('register shows each documented error in words next to its field', async () => {
+    const tab = await openTab(world);
+    const { page } = tab;
+    const taken = newOwner('taken');
+    await registerThroughPages(page, taken);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL('**/login');
+
+    await page.goto('/register');
+    await page.getByLabel('Username').fill('x');
+    await page.getByLabel('E-mail').fill('not-an-email');
+    await page.getByLabel('Password').fill('short');
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await expect.poll(() => fieldError(page, 'Password')).not.toBe('');
+    expect(await fieldError(page, 'Username')).not.toBe('');
+    expect(await fieldError(page, 'E-mail')).not.toBe('');
+    expect(await page.getByLabel('Password').getAttribute('aria-invalid')).toBe('true');
+
+    await page.getByLabel('Username').fill(`other${Date.now()}`);
+    await page.getByLabel('E-mail').fill(taken.email);
+    await page.getByLabel('Password').fill(taken.password);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await expect.poll(() => fieldError(page, 'E-mail')).toBe('A user with this email already exists');
+
+    await page.getByLabel('Username').fill(taken.username);
+    await page.getByLabel('E-mail').fill(`fresh${Date.now()}@example.com`);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    await expect.poll(() => fieldError(page, 'Username')).toBe('A user with this username already exists');
+    expectNoProblems(tab);
+    await tab.context.close();
+  });
+
+  it('sign-in says wrong credentials, then how long to wait once throttled, and honours callbackUrl', async () => {
+    const tab = await openTab(world);
+    const { page } = tab;
+    const owner = newOwner('signin');
+    await registerThroughPages(page, owner);
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL('**/login');
+
+    await signInThroughPages(page, { ...owner, password: 'wrong password here' });
+    await page.getByRole('alert').filter({ hasText: 'Wrong e-mail, username or password.' }).waitFor();
+
+    // Nine more failures (ten in all) from this browser, then the page says how long to wait.
+    for (let attempt = 0; attempt < 9; attempt++) {
+      const csrf = (await (await page.request.get('/api/auth/csrf')).json()).csrfToken;
+      await page.request.post('/api/auth/callback/credentials', {
+        data: { csrfToken: csrf, email: owner.username, password: 'still wrong' },
+        headers: { origin: world.app.baseUrl },
+      });
+    }
+    await signInThroughPages(page, owner);
+    const throttled = page.getByRole('alert').filter({ hasText: 'Too many failed attempts.' });
+    await throttled.waitFor();
+    expect(await throttled.textContent()).toMatch(/Wait \d+ (minutes|seconds) before you try again\./);
+
+    // Another owner, sent to sign in from a dashboard page, returns to that page.
+    const other = await openTab(world);
+    const second = newOwner('callback');
+    await registerThroughPages(other.page, second);
+    await other.page.getByRole('button', { name: 'Sign out' }).click();
+    await other.page.waitForURL('**/login');
+    await other.page.goto('/dashboard/settings');
+    expect(new URL(other.page.url()).searchParams.get('callbackUrl')).toBe('/dashboard/settings');
+    await signInThroughPages(other.page, second, other.page.url());
+    await other.page.waitForURL('**/dashboard/settings');
+    expectNoProblems(other);
+    await tab.context.close();
+    await other.context.close();
+  });
+
+  it('the editor shows limits as the owner types and puts the API’s errors on their fields', async () => {
+    const tab = await openTab(world);
+    const { page } = tab;
+    await registerThroughPages(page, newOwner('editor'));
+    await page.goto('/dashboard/bot');
+    await page.getByText('You have no bot yet.', { exact: false }).waitFor();
+
+    const context = page.getByLabel('Career context');
+    await context.fill('Ada');
+    await page.getByText('49,997 characters left of 50,000.').waitFor();
+    await context.fill('x'.repeat(50_002));
+    await page.getByText('2 characters over the 50,000 limit.').waitFor();
+
+    const add = page.getByRole('button', { name: 'Add a question' });
+    for (let count = 0; count < 6; count++) await add.click();
+    expect(await add.isDisabled()).toBe(true);
+    await page.getByText('6 of 6 questions.').waitFor();
+    await page.getByRole('button', { name: 'Remove question 6' }).click();
+    expect(await add.isDisabled()).toBe(false);
+
+    expect(await page.getByText('Default for OpenAI: gpt-4o-mini.').count()).toBe(1);
+    await page.getByLabel('LLM provider').selectOption({ label: 'Anthropic' });
+    await page.getByText(/^Default for Anthropic: claude/).waitFor();
+    await page.getByLabel('LLM provider').selectOption({ label: 'Azure OpenAI' });
+    await page.getByText('Required for Azure OpenAI: the name of your deployment.').waitFor();
+
+    await page.getByLabel('Name', { exact: true }).fill('Ada Lovelace');
+    await page.getByRole('button', { name: 'Save bot' }).click();
+    await page.getByText('Please correct the fields marked above.').waitFor();
+    expect(await fieldError(page, 'Career context')).not.toBe('');
+    expect(await page.getByLabel('Career context').getAttribute('aria-invalid')).toBe('true');
+    await context.fill('Ada wrote the first algorithm.');
+    await page.getByRole('button', { name: 'Save bot' }).click();
+    await expect.poll(() => fieldError(page, 'Deployment name')).not.toBe('');
+    expect(await fieldError(page, 'Career context')).toBe('');
+
+    const saved = await saveBotThroughEditor(page, { name: 'Ada Lovelace', context: 'Ada wrote the first algorithm.', provider: 'Azure OpenAI', model: 'my-gpt4o' });
+    expect(saved).toBe('Your bot was created.');
+    await page.reload();
+    expect(await page.getByLabel('Deployment name').inputValue()).toBe('my-gpt4o');
+    expectNoProblems(tab);
+    await tab.context.close();
+  });
+
+  it('settings save the colour, deployment mode, rate limits (or the default) and the lead e-mail switch', async () => {
+    const tab = await openTab(world);
+    const { page } = tab;
+    await registerThroughPages(page, newOwner('settings'));
+    await saveBotThroughEditor(page, { name: 'Ada', context: 'Ada wrote the first algorithm.' });
+    await page.goto('/dashboard/settings');
+    await page.getByLabel('Theme colour').fill('#aa3300');
+    await page.getByLabel('Self-hosted', { exact: false }).check();
+    await page.getByLabel('Use the default (10)').uncheck();
+    await page.getByLabel('Messages per minute').fill('3');
+    await page.getByLabel('E-mail me when a new lead arrives').check();
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByText('Settings saved.').waitFor();
+
+    const overview = await (await page.request.get('/api/bots')).json();
+    expect(overview.settings).toEqual({ themeColor: '#aa3300', deploymentMode: 'self_hosted', rateLimits: { perMinute: 3, perDay: 50 } });
+    expect((await (await page.request.get('/api/account/settings')).json()).notifyLeadsEmail).toBe(true);
+
+    await page.reload();
+    await expect.poll(() => page.getByLabel('Messages per minute').inputValue()).toBe('3');
+    expect(await page.getByLabel('Self-hosted', { exact: false }).isChecked()).toBe(true);
+    await page.getByLabel('Use the default (10)').check();
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByText('Settings saved.').waitFor();
+    expect((await (await page.request.get('/api/bots')).json()).settings.rateLimits).toEqual({ perMinute: 10, perDay: 50 });
+
+    await page.getByLabel('Use the default (10)').uncheck();
+    await page.getByLabel('Messages per minute').fill('0');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await page.getByText('Some settings were not saved', { exact: false }).waitFor();
+    expect(await fieldError(page, 'Messages per minute')).not.toBe('');
+    expectNoProblems(tab);
+    await tab.context.close();
+  });
+});
