@@ -66,8 +66,10 @@ export const openTab = async (world: PagesWorld, width: Width = 'desktop', optio
   const dialogs: string[] = [];
   page.on('pageerror', (error) => problems.push(`pageerror: ${error.message}`));
   page.on('console', (message) => {
-    // 4xx answers the page handles itself are logged by Chromium as failed loads; not a problem.
-    if (message.type() === 'error' && !/status of 4\d\d/.test(message.text())) problems.push(`console: ${message.text()}`);
+    // Error answers the page handles itself are logged by Chromium as failed loads; not a problem.
+    if (message.type() === 'error' && !/^Failed to load resource: the server responded with a status of [45]\d\d/.test(message.text())) {
+      problems.push(`console: ${message.text()}`);
+    }
   });
   page.on('dialog', (dialog) => {
     dialogs.push(dialog.message());

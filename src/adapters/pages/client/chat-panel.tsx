@@ -101,6 +101,12 @@ export const ChatPanel = (p: {
     log.current?.scrollTo({ top: log.current.scrollHeight });
   }, [turns, waiting]);
 
+  /** A message that got no answer leaves the log and goes back into the field, to edit or send again. */
+  const unsent = (question: string) => {
+    setTurns((current) => (current.at(-1)?.role === 'visitor' && current.at(-1)?.text === question ? current.slice(0, -1) : current));
+    setMessage((current) => current || question);
+  };
+
   const send = async (text: string) => {
     const question = text.trim();
     if (!question || waiting) return;
@@ -114,6 +120,7 @@ export const ChatPanel = (p: {
     setTurns((current) => [...current, { role: 'visitor', text: question }]);
     const loading = p.loadingMessages.length ? p.loadingMessages[Math.floor(Math.random() * p.loadingMessages.length)]! : 'Thinking…';
     setWaiting(loading);
+    let focusKey = false;
     try {
       const headers: Record<string, string> = { 'content-type': 'application/json', 'x-llm-api-key': key.trim() };
       if (p.provider === 'azure') headers['x-llm-azure-endpoint'] = endpoint.trim();
@@ -129,25 +136,24 @@ export const ChatPanel = (p: {
       } else {
         const found = chatProblem(response.status, body);
         setProblem({ ...found, message: question });
+        unsent(question);
         if (found.askKey) {
           setKey('');
           store(keyStorage(p.provider), '');
-          keyInput.current?.focus();
+          focusKey = true;
         }
       }
     } catch {
       setProblem({ text: 'The service could not be reached. Please retry.', retry: true, message: question });
+      unsent(question);
     } finally {
       setWaiting(null);
-      messageInput.current?.focus();
+      (focusKey ? keyInput : messageInput).current?.focus();
     }
   };
 
   const retry = () => {
-    if (!problem) return;
-    const again = problem.message;
-    setTurns((current) => (current.at(-1)?.role === 'visitor' && current.at(-1)?.text === again ? current.slice(0, -1) : current));
-    void send(again);
+    if (problem) void send(problem.message);
   };
 
   return (
