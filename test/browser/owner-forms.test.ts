@@ -1,3 +1,4 @@
+import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserAvailable } from '../support/browser.ts';
 import { awayFromWindowEnd, SIGN_IN_WINDOW_MS } from '../support/windows.ts';
@@ -13,7 +14,7 @@ import {
 } from '../support/pages.ts';
 
 /** The error text shown for a field: its hint/error paragraph tied by aria-describedby. */
-const fieldError = (page: import('playwright-core').Page, label: string) =>
+const fieldError = (page: Page, label: string) =>
   page.getByLabel(label, { exact: true }).evaluate((input) => {
     const ids = (input.getAttribute('aria-describedby') ?? '').split(' ').filter((id) => id.endsWith('-error'));
     return ids.map((id) => document.getElementById(id)?.textContent ?? '').join(' ');
