@@ -148,22 +148,22 @@ export const LeadsPage = () => {
         <p class="muted">No leads yet. Your widget collects them when a visitor leaves an e-mail address.</p>
       ) : (
         <div class="table-wrap">
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">E-mail</th>
-                <th scope="col">Captured</th>
-                <th scope="col">Summary</th>
-                <th scope="col">Conversation</th>
+          <table class="stack" role="table">
+            <thead role="rowgroup">
+              <tr role="row">
+                <th scope="col" role="columnheader">E-mail</th>
+                <th scope="col" role="columnheader">Captured</th>
+                <th scope="col" role="columnheader">Summary</th>
+                <th scope="col" role="columnheader">Conversation</th>
               </tr>
             </thead>
-            <tbody>
+            <tbody role="rowgroup">
               {items.map((lead) => (
-                <tr key={lead.id}>
-                  <td>{lead.email}</td>
-                  <td>{formatDate(lead.capturedAt)}</td>
-                  <td class="summary">{lead.contextSummary ?? '—'}</td>
-                  <td>{lead.conversationId ? <a href={`/dashboard/conversations/${lead.conversationId}`}>Open</a> : '—'}</td>
+                <tr key={lead.id} role="row">
+                  <td role="cell" data-label="E-mail">{lead.email}</td>
+                  <td role="cell" data-label="Captured">{formatDate(lead.capturedAt)}</td>
+                  <td role="cell" class="summary" data-label="Summary">{lead.contextSummary ?? '—'}</td>
+                  <td role="cell" data-label="Conversation">{lead.conversationId ? <a href={`/dashboard/conversations/${lead.conversationId}`}>Open</a> : '—'}</td>
                 </tr>
               ))}
             </tbody>

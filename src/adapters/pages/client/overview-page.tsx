@@ -9,6 +9,8 @@ const ActiveSwitch = (p: { overview: Overview; onChange: (overview: Overview) =>
   const [error, setError] = useState<string | null>(null);
   const active = p.overview.bot.isActive;
   const toggle = async () => {
+    // Not `disabled` while saving: a disabled button drops the keyboard focus.
+    if (busy) return;
     setBusy(true);
     setError(null);
     const answer = await api<Overview>('/api/bots/settings', { method: 'PATCH', body: { isActive: !active } });
@@ -18,7 +20,7 @@ const ActiveSwitch = (p: { overview: Overview; onChange: (overview: Overview) =>
   };
   return (
     <div class="switch-row">
-      <button type="button" role="switch" aria-checked={active} class={`switch ${active ? 'on' : ''}`} disabled={busy} onClick={() => void toggle()}>
+      <button type="button" role="switch" aria-checked={active} class={`switch ${active ? 'on' : ''}`} aria-busy={busy} onClick={() => void toggle()}>
         <span class="switch-track" aria-hidden="true" />
         <span>Bot active</span>
       </button>

@@ -95,26 +95,26 @@ export const TokensPage = () => {
           <p class="muted">No tokens yet.</p>
         ) : (
           <div class="table-wrap">
-            <table>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Ends with</th>
-                  <th scope="col">Created</th>
-                  <th scope="col">Last used</th>
-                  <th scope="col">Expires</th>
-                  <th scope="col">Action</th>
+            <table class="stack" role="table">
+              <thead role="rowgroup">
+                <tr role="row">
+                  <th scope="col" role="columnheader">Name</th>
+                  <th scope="col" role="columnheader">Ends with</th>
+                  <th scope="col" role="columnheader">Created</th>
+                  <th scope="col" role="columnheader">Last used</th>
+                  <th scope="col" role="columnheader">Expires</th>
+                  <th scope="col" role="columnheader">Action</th>
                 </tr>
               </thead>
-              <tbody>
+              <tbody role="rowgroup">
                 {tokens.map((token) => (
-                  <tr key={token.id}>
-                    <td>{token.name}</td>
-                    <td class="mono">…{token.lastFour}</td>
-                    <td>{formatDate(token.createdAt)}</td>
-                    <td>{token.lastUsedAt ? formatDate(token.lastUsedAt) : 'Never'}</td>
-                    <td>{token.expiresAt ? formatDate(token.expiresAt) : 'Never'}</td>
-                    <td>
+                  <tr key={token.id} role="row">
+                    <td role="cell" data-label="Name">{token.name}</td>
+                    <td role="cell" class="mono" data-label="Ends with">…{token.lastFour}</td>
+                    <td role="cell" data-label="Created">{formatDate(token.createdAt)}</td>
+                    <td role="cell" data-label="Last used">{token.lastUsedAt ? formatDate(token.lastUsedAt) : 'Never'}</td>
+                    <td role="cell" data-label="Expires">{token.expiresAt ? formatDate(token.expiresAt) : 'Never'}</td>
+                    <td role="cell">
                       {token.revokedAt ? (
                         <span>Revoked {formatDate(token.revokedAt)}</span>
                       ) : confirming === token.id ? (
