@@ -1,0 +1,62 @@
+// What a browser downloads to show the dashboard: requests and bytes of the first load
+// (empty cache) and of the next one (warm cache), measured in Debian's Chromium against the
+// real service. Prints a table; nothing is asserted. `npm run bench:pages`.
+import { gzipSync } from 'node:zlib';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import type { Request } from 'playwright-core';
+import { launchBrowser } from '../test/support/browser.ts';
+import { benchDatabase, cleanUp, freePorts, ROOT, seedBot, spawnTs, waitForHttp } from './support/bench-kit.ts';
+
+const main = async () => {
+  const [port] = await freePorts(1);
+  const service = `http://127.0.0.1:${port}`;
+  spawnTs('src/main.ts', { DATABASE_URL: await benchDatabase(), PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' });
+  await waitForHttp(`${service}/readyz`);
+  const { client } = await seedBot(service);
+  const session = client.cookies.get('careerbot.session-token')!;
+
+  const browser = await launchBrowser();
+  const context = await browser.newContext({ baseURL: service });
+  await context.addCookies([{ name: 'careerbot.session-token', value: session, url: service }]);
+  const page = await context.newPage();
+
+  const load = async () => {
+    const seen: { url: string; type: string; bytes: number }[] = [];
+    const listener = async (request: Request) => {
+      const response = await request.response();
+      if (!response) return;
+      const sizes = await request.sizes();
+      seen.push({ url: request.url(), type: request.resourceType(), bytes: sizes.responseBodySize + sizes.responseHeadersSize });
+    };
+    page.on('requestfinished', listener);
+    await page.goto('/dashboard', { waitUntil: 'networkidle' });
+    await page.getByRole('switch', { name: 'Bot active' }).waitFor();
+    page.off('requestfinished', listener);
+    return seen;
+  };
+
+  const rows: [string, number, number][] = [];
+  const first = await load();
+  rows.push(['first load (empty cache)', first.length, first.reduce((sum, item) => sum + item.bytes, 0)]);
+  const warm = await load();
+  rows.push(['next load (warm cache)', warm.length, warm.reduce((sum, item) => sum + item.bytes, 0)]);
+
+  console.log('\nDashboard (/dashboard), signed in, over loopback, no compression in the service:\n');
+  console.log('load                         requests   bytes on the wire');
+  for (const [label, requests, bytes] of rows) console.log(`${label.padEnd(28)} ${String(requests).padStart(8)}   ${bytes.toLocaleString('en')}`);
+  console.log('\nFirst load, request by request:');
+  for (const item of first) console.log(`  ${item.type.padEnd(10)} ${String(item.bytes).padStart(7)}  ${new URL(item.url).pathname}`);
+  console.log('\nThe assets as a proxy with gzip would send them:');
+  for (const file of ['app.js', 'app.css']) {
+    const bytes = await readFile(path.join(ROOT, 'dist', 'public', file));
+    console.log(`  ${file.padEnd(8)} ${bytes.length.toLocaleString('en').padStart(7)} bytes, ${gzipSync(bytes, { level: 9 }).length.toLocaleString('en').padStart(6)} gzipped`);
+  }
+  await browser.close();
+};
+
+try {
+  await main();
+} finally {
+  await cleanUp();
+}
