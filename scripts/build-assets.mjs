@@ -18,6 +18,13 @@ export const BUNDLES = [
   // The owner's web app and a bot's public page (src/adapters/pages).
   { entry: 'src/adapters/pages/client/main.tsx', out: 'app.js', format: 'esm' },
   { entry: 'src/adapters/pages/client/styles.css', out: 'app.css', format: 'esm' },
+  // The managed embed: one script tag on any site (src/adapters/widget-embed).
+  { entry: 'src/adapters/widget-embed/managed-widget.ts', out: 'widget.js', format: 'iife' },
+  // The self-hosted widget (packages/widget), served by the platform and published as a package.
+  { entry: 'packages/widget/src/browser.ts', out: 'widget/careerbot-widget.js', format: 'iife' },
+  { entry: 'packages/widget/src/index.ts', out: 'widget/careerbot-widget.mjs', format: 'esm' },
+  { entry: 'packages/widget/src/browser.ts', out: '../../packages/widget/dist/careerbot-widget.js', format: 'iife' },
+  { entry: 'packages/widget/src/index.ts', out: '../../packages/widget/dist/careerbot-widget.mjs', format: 'esm' },
 ];
 
 const common = {

@@ -13,8 +13,8 @@ beforeAll(async () => {
 });
 afterAll(async () => app?.close());
 
-/** Pages are HTML for people (src/adapters/pages), not operations of the JSON API. */
-const isPage = (path: string) => path === '/' || /^\/(login|register|dashboard|b)(\/|$)/.test(path);
+/** Pages (HTML for people) and the widget scripts are not operations of the JSON API. */
+const isPage = (path: string) => path === '/' || /^\/(login|register|dashboard|b|widget\.js)(\/|$)/.test(path);
 const apiRoutes = () => servedRoutes(app.express).filter((route) => !isPage(route.path));
 
 const documented = () =>

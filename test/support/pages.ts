@@ -75,6 +75,7 @@ export const openTab = async (world: PagesWorld, width: Width = 'desktop', optio
     dialogs.push(dialog.message());
     void dialog.dismiss();
   });
+  await page.addInitScript({ content: DEEP_ACTIVE });
   // Content-Security-Policy violations are reported to the page; collect them.
   await page.addInitScript(() => {
     document.addEventListener('securitypolicyviolation', (event) => {
@@ -163,11 +164,19 @@ export const botIdOnOverview = async (page: Page): Promise<string> => {
   return link!.split('/b/')[1]!;
 };
 
+/** In the page: the focused element, inside shadow roots too (the widgets live in one). */
+declare function deepActiveElement(): Element | null;
+const DEEP_ACTIVE = `window.deepActiveElement = () => {
+  let active = document.activeElement;
+  while (active && active.shadowRoot && active.shadowRoot.activeElement) active = active.shadowRoot.activeElement;
+  return active;
+};`;
+
 /** Press Tab until `target` has the focus (at most `limit` presses); fails if it never does. */
 export const tabTo = async (page: Page, target: Locator, limit = 60, key = 'Tab') => {
   for (let presses = 0; presses < limit; presses++) {
     await page.keyboard.press(key);
-    if (await target.evaluate((element) => element === document.activeElement).catch(() => false)) return;
+    if (await target.evaluate((element) => element === deepActiveElement()).catch(() => false)) return;
   }
   throw new Error(`keyboard focus never reached ${target}`);
 };
@@ -175,7 +184,7 @@ export const tabTo = async (page: Page, target: Locator, limit = 60, key = 'Tab'
 /** The focused element shows a focus indicator (an outline or a box shadow). */
 export const focusIsVisible = (page: Page) =>
   page.evaluate(() => {
-    const element = document.activeElement as HTMLElement | null;
+    const element = deepActiveElement() as HTMLElement | null;
     if (!element || element === document.body) return false;
     const style = getComputedStyle(element);
     return (style.outlineStyle !== 'none' && parseFloat(style.outlineWidth) > 0) || style.boxShadow !== 'none';

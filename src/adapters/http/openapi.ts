@@ -60,6 +60,9 @@ const botConfigViewSchema = z.object({
   isActive: z.boolean(),
   deploymentMode: z.enum(DEPLOYMENT_MODES),
 });
+const publicBotViewSchema = botConfigViewSchema.extend({
+  llmProvider: z.enum(LLM_PROVIDERS).meta({ description: 'The provider whose key a visitor brings (x-llm-api-key)' }),
+});
 const error = (code: string, extra: z.ZodRawShape = {}) => z.object({ error: z.literal(code), ...extra });
 const details = z.object({
   fieldErrors: z.record(z.string(), z.array(z.string())),
@@ -596,10 +599,10 @@ export const OPERATIONS: OperationDoc[] = [
     tag: 'Runtime API (v1)',
     summary: 'The public view of an active bot (managed widget, public page)',
     description:
-      'No authentication; CORS: any origin. The config view’s fields and nothing private (no context, owner or counters). `Cache-Control: public, max-age=60`; strong ETag, If-None-Match answers 304.',
+      'No authentication; CORS: any origin. The config view’s fields and the provider whose key a visitor brings; nothing private (no context, owner, model or counters). `Cache-Control: public, max-age=60`; strong ETag, If-None-Match answers 304.',
     security: 'none',
     responses: {
-      200: { description: 'The view', headers: { ETag: 'Changes whenever a field of the view changes' }, schema: botConfigViewSchema },
+      200: { description: 'The view', headers: { ETag: 'Changes whenever a field of the view changes' }, schema: publicBotViewSchema },
       304: { description: 'Not modified (If-None-Match matched)' },
       404: { description: 'Unknown, inactive or non-UUID bot', schema: error('bot_not_found') },
     },

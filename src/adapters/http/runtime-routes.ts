@@ -138,7 +138,8 @@ export const publicBotRoutes = (d: { getPublicBot: ReturnType<typeof makeGetPubl
     const result = await d.getPublicBot(String((req.params as { botId?: string }).botId));
     if (!result.ok) return reply(res, publicBotErrorReply(result.error));
     res.set('Cache-Control', 'public, max-age=60, must-revalidate');
-    sendWithEtag(req, res, result.value.view);
+    // Which provider's key a visitor must bring: the public page and the managed widget ask for it.
+    sendWithEtag(req, res, { ...result.value.view, llmProvider: result.value.llmProvider });
   });
   return router;
 };

@@ -64,6 +64,24 @@ export const pageRoutes = (d: PageRouteDeps, options: PageOptions): Router => {
     }),
   );
 
+  // The embeds load from any site: CORS-open (an ES module import needs it) and readable
+  // cross-origin; cached briefly, since the snippet's URL never changes.
+  const embedHeaders = (res: Response) =>
+    res.set({
+      'Access-Control-Allow-Origin': '*',
+      'Cross-Origin-Resource-Policy': 'cross-origin',
+      'X-Content-Type-Options': 'nosniff',
+      'Cache-Control': 'public, max-age=300',
+    });
+  router.get('/widget.js', (_req, res, next) => {
+    embedHeaders(res);
+    res.sendFile(new URL('widget.js', PUBLIC_DIR).pathname, { cacheControl: false }, (error) => error && next());
+  });
+  router.use(
+    '/widget',
+    express.static(new URL('widget/', PUBLIC_DIR).pathname, { index: false, cacheControl: false, setHeaders: (res) => embedHeaders(res as Response) }),
+  );
+
   router.use(pageSecurityHeaders);
 
   router.get('/', options.sessions, (req, res) => {

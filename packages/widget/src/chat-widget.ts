@@ -1,0 +1,412 @@
+/**
+ * The chat widget both embeds share: a launcher button and a chat dialog inside a Shadow
+ * DOM, so the host page's CSS cannot reach in and ours cannot leak out. Plain DOM, no
+ * framework: every text goes in through `textContent`, so nothing a bot, a visitor or the
+ * host page says can become markup.
+ */
+import { WIDGET_CSS } from './widget-css.ts';
+
+export interface Turn {
+  role: 'user' | 'assistant';
+  content: string;
+}
+
+/** A failed answer, in words for the visitor. */
+export interface Problem {
+  text: string;
+  /** Offer to send the same message again. */
+  retry?: boolean;
+  /** The key was refused or missing: ask for it again. */
+  askKey?: boolean;
+}
+
+export type Answer = { ok: true; reply: string } | ({ ok: false } & Problem);
+
+export interface Look {
+  name: string;
+  headline?: string | null;
+  avatarUrl?: string | null;
+  themeColor?: string | null;
+  suggestedQuestions?: readonly string[];
+  loadingMessages?: readonly string[];
+}
+
+/** The managed widget asks the visitor for their provider key; the self-hosted one never does. */
+export interface KeyRequest {
+  label: string;
+  hint: string;
+  storageKey: string;
+  endpoint?: { label: string; hint: string; storageKey: string };
+}
+
+export interface Credentials {
+  key: string;
+  endpoint: string;
+}
+
+export interface WidgetParts {
+  look: Look;
+  /** sessionStorage key of this bot's transcript: a reload finds the conversation again. */
+  transcriptKey: string;
+  /** Where the widget's element goes (its launcher and dialog are fixed to the screen). */
+  container?: HTMLElement;
+  keyRequest?: KeyRequest;
+  answer: (question: string, turns: readonly Turn[], credentials: Credentials) => Promise<Answer>;
+  /** After each completed turn (question and reply), with the whole transcript. */
+  afterTurn?: (turns: readonly Turn[]) => void;
+  /** Offer a short e-mail form once the bot has answered `afterReplies` times. */
+  lead?: { afterReplies: number; submit: (email: string) => Promise<boolean> };
+}
+
+export interface MountedWidget {
+  open(): void;
+  close(): void;
+  /** Updates the look (e.g. once the platform's configuration arrives). */
+  setLook(look: Partial<Look>): void;
+  destroy(): void;
+}
+
+const DEFAULT_LOADING = ['Thinking…'];
+const THEME = /^#[0-9a-f]{6}$/i;
+const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+const storage = {
+  get(key: string): string | null {
+    try {
+      return window.sessionStorage.getItem(key);
+    } catch {
+      return null;
+    }
+  },
+  set(key: string, value: string | null) {
+    try {
+      if (value) window.sessionStorage.setItem(key, value);
+      else window.sessionStorage.removeItem(key);
+    } catch {
+      // Storage refused (private mode, quota): the widget still works for this page view.
+    }
+  },
+};
+
+/** The saved transcript, trusted only as far as its shape: anything else starts afresh. */
+const loadTurns = (key: string): Turn[] => {
+  try {
+    const parsed: unknown = JSON.parse(storage.get(key) ?? '[]');
+    if (!Array.isArray(parsed)) return [];
+    return parsed
+      .filter(
+        (turn): turn is Turn =>
+          typeof turn === 'object' &&
+          turn !== null &&
+          Object.prototype.hasOwnProperty.call(turn, 'role') &&
+          (turn.role === 'user' || turn.role === 'assistant') &&
+          typeof turn.content === 'string',
+      )
+      .map((turn) => ({ role: turn.role, content: turn.content }));
+  } catch {
+    return [];
+  }
+};
+
+let instances = 0;
+
+/** `document.createElement` with attributes and children; text children become text nodes. */
+const el = <K extends keyof HTMLElementTagNameMap>(
+  tag: K,
+  attributes: Record<string, string> = {},
+  ...children: (Node | string)[]
+): HTMLElementTagNameMap[K] => {
+  const element = document.createElement(tag);
+  for (const name of Object.keys(attributes)) element.setAttribute(name, attributes[name]!);
+  element.append(...children);
+  return element;
+};
+
+const applyStyles = (root: ShadowRoot) => {
+  // A constructed stylesheet is not an inline <style>, so a host page's strict CSP allows it.
+  try {
+    const sheet = new CSSStyleSheet();
+    sheet.replaceSync(WIDGET_CSS);
+    root.adoptedStyleSheets = [sheet];
+  } catch {
+    root.append(el('style', {}, WIDGET_CSS));
+  }
+};
+
+export const renderChatWidget = (parts: WidgetParts): MountedWidget => {
+  const id = `careerbot-${++instances}`;
+  let look: Look = { ...parts.look };
+  let turns = loadTurns(parts.transcriptKey);
+  let waiting = false;
+  let lastProblem: (Problem & { question: string }) | null = null;
+  let leadOffered = false;
+  /** Set once the visitor sent an e-mail or said no: the form is not offered again in this tab. */
+  const leadDoneKey = `${parts.transcriptKey}:lead`;
+
+  // The host element lives on the host page: inline !important styles keep it rendered whatever
+  // the page's CSS says (`* { display: none }`, `div { … }`); a custom tag matches no `div` rule.
+  const host = document.createElement('careerbot-chat');
+  for (const [property, value] of [
+    ['display', 'block'],
+    ['position', 'static'],
+    ['visibility', 'visible'],
+    ['opacity', '1'],
+    ['width', '0'],
+    ['height', '0'],
+    ['margin', '0'],
+    ['padding', '0'],
+    ['border', '0'],
+  ] as const) {
+    host.style.setProperty(property, value, 'important');
+  }
+  const root = host.attachShadow({ mode: 'open' });
+  applyStyles(root);
+
+  const launcherText = el('span', { class: 'launcher-text' });
+  const launcherAvatar = el('img', { class: 'avatar', alt: '', width: '32', height: '32' });
+  const launcher = el('button', { type: 'button', class: 'launcher', 'aria-haspopup': 'dialog', 'aria-expanded': 'false', 'aria-controls': `${id}-dialog` }, launcherAvatar, launcherText);
+
+  const title = el('h2', { id: `${id}-title`, class: 'title' });
+  const headline = el('p', { class: 'headline' });
+  const avatar = el('img', { class: 'avatar', alt: '', width: '40', height: '40' });
+  const closeButton = el('button', { type: 'button', class: 'close', 'aria-label': 'Close chat' }, '×');
+  const header = el('div', { class: 'header' }, avatar, el('div', { class: 'who' }, title, headline), closeButton);
+
+  const keyInput = el('input', { id: `${id}-key`, type: 'password', autocomplete: 'off', spellcheck: 'false' });
+  const endpointInput = el('input', { id: `${id}-endpoint`, type: 'url', autocomplete: 'off' });
+  const keyBox = el('div', { class: 'key' });
+  if (parts.keyRequest) {
+    const request = parts.keyRequest;
+    keyInput.value = storage.get(request.storageKey) ?? '';
+    keyInput.setAttribute('aria-describedby', `${id}-key-hint`);
+    keyBox.append(el('label', { for: keyInput.id }, request.label), keyInput, el('p', { id: `${id}-key-hint`, class: 'hint' }, request.hint));
+    if (request.endpoint) {
+      endpointInput.value = storage.get(request.endpoint.storageKey) ?? '';
+      endpointInput.setAttribute('aria-describedby', `${id}-endpoint-hint`);
+      keyBox.append(
+        el('label', { for: endpointInput.id }, request.endpoint.label),
+        endpointInput,
+        el('p', { id: `${id}-endpoint-hint`, class: 'hint' }, request.endpoint.hint),
+      );
+    }
+    keyInput.addEventListener('input', () => storage.set(request.storageKey, keyInput.value.trim()));
+    endpointInput.addEventListener('input', () => request.endpoint && storage.set(request.endpoint.storageKey, endpointInput.value.trim()));
+  }
+
+  const log = el('div', { class: 'log', role: 'log', 'aria-live': 'polite', 'aria-label': 'Conversation', tabindex: '0' });
+  const problemBox = el('div', { class: 'problem', role: 'alert' });
+  const suggestions = el('div', { class: 'suggestions', role: 'group', 'aria-label': 'Suggested questions' });
+  const messageInput = el('textarea', { id: `${id}-message`, rows: '2', maxlength: '8000' });
+  const sendButton = el('button', { type: 'submit', class: 'send' }, 'Send');
+  const form = el('form', { class: 'compose' }, el('label', { for: messageInput.id, class: 'visually-hidden' }, 'Your message'), messageInput, sendButton);
+
+  const leadEmail = el('input', { id: `${id}-lead`, type: 'email', autocomplete: 'email' });
+  const leadStatus = el('p', { class: 'hint', role: 'status' });
+  const leadForm = el(
+    'form',
+    { class: 'lead', hidden: '' },
+    el('p', {}, ''),
+    el(
+      'div',
+      { class: 'lead-fields' },
+      el('label', { for: leadEmail.id }, 'Your e-mail'),
+      el('div', { class: 'row' }, leadEmail, el('button', { type: 'submit', class: 'send' }, 'Send e-mail'), el('button', { type: 'button', class: 'plain' }, 'No thanks')),
+    ),
+    leadStatus,
+  );
+
+  const dialog = el(
+    'div',
+    { id: `${id}-dialog`, class: 'dialog', role: 'dialog', 'aria-modal': 'false', 'aria-labelledby': title.id, hidden: '' },
+    header,
+    keyBox,
+    log,
+    problemBox,
+    suggestions,
+    ...(parts.lead ? [leadForm] : []),
+    form,
+  );
+  root.append(launcher, dialog);
+
+  const bubble = (turn: Turn) => {
+    const speaker = el('span', { class: 'visually-hidden' }, turn.role === 'user' ? 'You: ' : `${look.name}: `);
+    return el('div', { class: `bubble ${turn.role}` }, speaker, turn.content);
+  };
+
+  const renderLog = (loading: string | null) => {
+    log.replaceChildren(...turns.map(bubble));
+    if (!turns.length && !loading) log.append(el('p', { class: 'empty' }, `Ask ${look.name} a question.`));
+    if (loading) log.append(el('div', { class: 'bubble assistant waiting', role: 'status' }, loading));
+    log.scrollTop = log.scrollHeight;
+  };
+
+  const renderProblem = () => {
+    problemBox.replaceChildren();
+    if (!lastProblem) return;
+    problemBox.append(el('span', {}, lastProblem.text));
+    if (lastProblem.retry) {
+      const retry = el('button', { type: 'button', class: 'plain' }, 'Retry');
+      retry.addEventListener('click', () => lastProblem && void send(lastProblem.question));
+      problemBox.append(' ', retry);
+    }
+  };
+
+  const renderLook = () => {
+    const name = look.name;
+    launcherText.textContent = `Chat with ${name}`;
+    title.textContent = name;
+    headline.textContent = look.headline ?? '';
+    headline.hidden = !look.headline;
+    for (const image of [avatar, launcherAvatar]) {
+      if (look.avatarUrl) image.setAttribute('src', look.avatarUrl);
+      image.hidden = !look.avatarUrl;
+    }
+    const theme = look.themeColor && THEME.test(look.themeColor) ? look.themeColor : '#4f46e5';
+    host.style.setProperty('--careerbot-accent', theme, 'important');
+    suggestions.replaceChildren(
+      ...(look.suggestedQuestions ?? []).map((question) => {
+        const button = el('button', { type: 'button', class: 'chip' }, question);
+        button.addEventListener('click', () => void send(question));
+        return button;
+      }),
+    );
+    suggestions.hidden = !(look.suggestedQuestions ?? []).length;
+    (leadForm.firstChild as HTMLElement).textContent = `Leave your e-mail address and ${name} can get back to you.`;
+  };
+
+  const setBusy = (busy: boolean) => {
+    waiting = busy;
+    sendButton.setAttribute('aria-disabled', String(busy));
+    for (const chip of Array.from(suggestions.querySelectorAll('button'))) chip.setAttribute('aria-disabled', String(busy));
+  };
+
+  const offerLead = () => {
+    const lead = parts.lead;
+    if (!lead || leadOffered || storage.get(leadDoneKey) || turns.filter((turn) => turn.role === 'assistant').length < lead.afterReplies) return;
+    leadOffered = true;
+    leadForm.hidden = false;
+  };
+
+  async function send(text: string) {
+    const question = text.trim();
+    if (!question || waiting) return;
+    const credentials = { key: keyInput.value.trim(), endpoint: endpointInput.value.trim() };
+    if (parts.keyRequest && !credentials.key) {
+      lastProblem = { text: `${parts.keyRequest.label} first, please.`, askKey: true, question };
+      renderProblem();
+      keyInput.focus();
+      return;
+    }
+    lastProblem = null;
+    renderProblem();
+    messageInput.value = '';
+    turns = [...turns, { role: 'user', content: question }];
+    const loading = look.loadingMessages?.length ? look.loadingMessages : DEFAULT_LOADING;
+    renderLog(loading[Math.floor(Math.random() * loading.length)]!);
+    setBusy(true);
+    let answer: Answer;
+    try {
+      answer = await parts.answer(question, turns.slice(0, -1), credentials);
+    } catch {
+      answer = { ok: false, text: 'The chat could not be reached. Please retry.', retry: true };
+    }
+    setBusy(false);
+    if (answer.ok) {
+      turns = [...turns, { role: 'assistant', content: answer.reply }];
+      storage.set(parts.transcriptKey, JSON.stringify(turns));
+      renderLog(null);
+      try {
+        parts.afterTurn?.(turns);
+      } catch {
+        // Saving the transcript elsewhere never breaks the chat.
+      }
+      offerLead();
+      messageInput.focus();
+      return;
+    }
+    // The question got no answer: it leaves the log and goes back into the field.
+    turns = turns.slice(0, -1);
+    renderLog(null);
+    if (!messageInput.value) messageInput.value = question;
+    lastProblem = { text: answer.text, retry: answer.retry, askKey: answer.askKey, question };
+    renderProblem();
+    if (answer.askKey && parts.keyRequest) {
+      keyInput.value = '';
+      storage.set(parts.keyRequest.storageKey, null);
+      keyInput.focus();
+    } else messageInput.focus();
+  }
+
+  const open = () => {
+    dialog.hidden = false;
+    launcher.setAttribute('aria-expanded', 'true');
+    host.setAttribute('data-open', '');
+    renderLog(null);
+    (parts.keyRequest && !keyInput.value ? keyInput : messageInput).focus();
+  };
+  const close = () => {
+    dialog.hidden = true;
+    launcher.setAttribute('aria-expanded', 'false');
+    host.removeAttribute('data-open');
+    launcher.focus();
+  };
+
+  launcher.addEventListener('click', () => (dialog.hidden ? open() : close()));
+  closeButton.addEventListener('click', close);
+  dialog.addEventListener('keydown', (event) => {
+    if (event.key === 'Escape') {
+      event.stopPropagation();
+      close();
+    }
+  });
+  form.addEventListener('submit', (event) => {
+    event.preventDefault();
+    void send(messageInput.value);
+  });
+  messageInput.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' && !event.shiftKey) {
+      event.preventDefault();
+      void send(messageInput.value);
+    }
+  });
+  leadForm.addEventListener('submit', (event) => {
+    event.preventDefault();
+    const email = leadEmail.value.trim();
+    if (!EMAIL.test(email)) {
+      leadStatus.textContent = 'Please enter a valid e-mail address.';
+      leadEmail.focus();
+      return;
+    }
+    leadStatus.textContent = 'Sending…';
+    void parts.lead!.submit(email).then(
+      (saved) => {
+        leadStatus.textContent = saved ? `Thank you: ${look.name} will get back to you.` : 'Your e-mail could not be sent. Please try again later.';
+        if (saved) {
+          leadForm.querySelector('.lead-fields')?.remove();
+          storage.set(leadDoneKey, 'done');
+        }
+      },
+      () => (leadStatus.textContent = 'Your e-mail could not be sent. Please try again later.'),
+    );
+  });
+  leadForm.querySelector('button.plain')!.addEventListener('click', () => {
+    leadForm.hidden = true;
+    storage.set(leadDoneKey, 'done');
+    messageInput.focus();
+  });
+
+  renderLook();
+  renderLog(null);
+  if (turns.some((turn) => turn.role === 'assistant')) offerLead();
+  (parts.container ?? document.body).append(host);
+
+  return {
+    open,
+    close,
+    setLook(next) {
+      look = { ...look, ...next };
+      renderLook();
+    },
+    destroy: () => host.remove(),
+  };
+};
