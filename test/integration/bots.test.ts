@@ -184,6 +184,16 @@ describe('GET /api/bots and PATCH /api/bots/settings', () => {
     });
   });
 
+  it('restores both default rate limits with rateLimits: null', async () => {
+    const { client } = await signedInClient(app.baseUrl);
+    await client.post('/api/bots', validBot());
+    expect((await client.patch('/api/bots/settings', { rateLimits: { perMinute: 3, perDay: 7 } })).json.settings.rateLimits).toEqual({ perMinute: 3, perDay: 7 });
+    const restored = await client.patch('/api/bots/settings', { rateLimits: null });
+    expect(restored.status).toBe(200);
+    expect(restored.json.settings.rateLimits).toEqual({ perMinute: 10, perDay: 50 });
+    expect((await client.get('/api/bots')).json.settings.rateLimits).toEqual({ perMinute: 10, perDay: 50 });
+  });
+
   it('changes isActive, themeColor, deploymentMode and rate limits; null restores a default; omitted fields stay', async () => {
     const { client } = await signedInClient(app.baseUrl);
     const saved = (await client.post('/api/bots', validBot())).json.bot;

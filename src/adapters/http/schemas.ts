@@ -139,7 +139,11 @@ export const botSettingsBody = z.object(
         },
         { error: 'Expected an object' },
       )
-      .optional(),
+      .nullable()
+      .optional()
+      // decisions §6: null stands for the default, here both of them.
+      .transform((limits) => (limits === null ? { perMinute: null, perDay: null } : limits))
+      .meta({ description: 'Per-bot limits; null restores both defaults' }),
   },
   OBJECT_EXPECTED,
 );
