@@ -2,7 +2,7 @@
 // into dist/public, which the service serves. `npm install`, `npm start` and `npm test` run
 // it first, so nobody has to remember a build step. It is deterministic: the same sources
 // give the same bytes. `--check` builds in memory and fails if dist/public is stale.
-import { build } from 'esbuild';
+import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -40,6 +40,7 @@ const common = {
 };
 
 export const buildAll = async () => {
+  const { build } = await import('esbuild');
   const files = new Map();
   for (const bundle of BUNDLES) {
     const result = await build({ ...common, entryPoints: [path.join(ROOT, bundle.entry)], format: bundle.format, outfile: path.join(OUT_DIR, bundle.out), ...bundle.options });
@@ -48,7 +49,25 @@ export const buildAll = async () => {
   return files;
 };
 
+const esbuildInstalled = async () => {
+  try {
+    await import('esbuild');
+    return true;
+  } catch {
+    return false;
+  }
+};
+
 if (process.argv[1] && fileURLToPath(import.meta.url) === path.resolve(process.argv[1])) {
+  // A production install (npm ci --omit=dev) has no esbuild: it runs what `npm run build` built.
+  if (!(await esbuildInstalled())) {
+    if (existsSync(path.join(OUT_DIR, 'app.js'))) {
+      console.log('build-assets: esbuild is not installed (production install); using the assets already built in dist/public');
+      process.exit(0);
+    }
+    console.error('build-assets: esbuild is missing and dist/public is empty: run npm install (with dev dependencies), or npm run build elsewhere');
+    process.exit(1);
+  }
   const files = await buildAll();
   const check = process.argv.includes('--check');
   let stale = 0;

@@ -1,0 +1,30 @@
+# syntax=docker/dockerfile:1
+# Career Bot Platform: build with dev dependencies, run with production ones only.
+# CI has no container runtime; scripts/production-smoke.ts proves the same steps without
+# Docker (fresh directory, built output, npm ci --omit=dev, migrate, start, chat, SIGTERM).
+
+FROM node:20-bookworm-slim AS build
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund --ignore-scripts
+COPY . .
+RUN npm run build
+
+FROM node:20-bookworm-slim AS runtime
+ENV NODE_ENV=production \
+    HOST=0.0.0.0 \
+    PORT=3000
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+COPY --from=build /app/dist ./dist
+COPY sql ./sql
+# The image's unprivileged user; the service needs no write access to /app.
+USER node
+EXPOSE 3000
+HEALTHCHECK --interval=30s --timeout=3s --start-period=20s --retries=3 \
+  CMD node -e "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/readyz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"
+# node is PID 1 and handles SIGTERM itself: it stops accepting, drains requests and
+# pending lead e-mails, closes the pool, and exits 0.
+STOPSIGNAL SIGTERM
+CMD ["node", "dist/main.js"]
