@@ -208,7 +208,7 @@ export const openDatabase = async (config: Config, logger: Logger) => {
     ownSignalHandling: true,
     onLog: (line) => logger.debug({ postgres: line }),
   });
-  logger.info({ dataDir: path.resolve(config.DATA_DIR) }, 'embedded PostgreSQL started');
+  logger.info({ dataDir: path.resolve(config.DATA_DIR), databaseDir: embedded.databaseDir }, 'embedded PostgreSQL started');
   return { url: await ensureDatabase(embedded.url, EMBEDDED_DATABASE), embedded };
 };
 
