@@ -108,6 +108,8 @@ export const createService = async (deps: ServiceDeps) => {
   const sessionStore = createPgSessionStore(db, (error) => logger.warn({ error: errorSummary(error) }, 'session store'));
   const expectedMigrations = await migrationFiles();
   const limiter = new PgRateLimiter(db);
+  // Sign-in failures and registrations, counted per 15-minute window in PostgreSQL: the limits hold across instances.
+  const attempts = new PgSignInThrottle(db);
   const embeddingGateway = new OpenAiEmbeddingGateway({
     baseURL: config.OPENAI_BASE_URL,
     timeoutMs: config.LLM_TIMEOUT_MS,
@@ -118,8 +120,8 @@ export const createService = async (deps: ServiceDeps) => {
 
   const app = buildApp(
     {
-      registerUser: makeRegisterUser({ users: repos.users, hasher, clock }),
-      signIn: makeSignIn({ users: repos.users, hasher, throttle: new PgSignInThrottle(db), clock }),
+      registerUser: makeRegisterUser({ users: repos.users, hasher, clock, throttle: attempts, perAddress: config.REGISTRATIONS_PER_ADDRESS }),
+      signIn: makeSignIn({ users: repos.users, hasher, throttle: attempts, clock }),
       upsertBot: makeUpsertBot({ transactor, clock }),
       getBotOverview: makeGetBotOverview({ bots: repos.bots, users: repos.users }),
       updateBotSettings: makeUpdateBotSettings({ bots: repos.bots, users: repos.users, clock }),

@@ -162,6 +162,7 @@ export const startServiceAndEcho = async (databaseUrl: string, env: Record<strin
     PORT: String(servicePort),
     HOST: '127.0.0.1',
     LOG_LEVEL: 'info',
+    REGISTRATIONS_PER_ADDRESS: '1000000', // the benchmarks sign up many owners from one address
     DATA_DIR: await mkdtemp(path.join(tmpdir(), 'careerbot-bench-data-')),
     ...env,
   });

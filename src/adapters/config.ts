@@ -57,6 +57,7 @@ export const configSchema = z
     DATABASE_URL: optionalUrl,
     DATA_DIR: z.string().trim().min(1).default('./.data'),
     DB_POOL_MAX: integer(10, 1, 200),
+    REGISTRATIONS_PER_ADDRESS: integer(10, 1, 1_000_000),
     SESSION_SECRET: z
       .string()
       .optional()

@@ -179,3 +179,32 @@ describe.runIf(browserAvailable())('sign-in, register, the bot editor and settin
     await tab.context.close();
   });
 });
+
+describe.runIf(browserAvailable())('register, throttled, in Chromium', () => {
+  let world: PagesWorld;
+  beforeAll(async () => {
+    world = await startPagesWorld({ REGISTRATIONS_PER_ADDRESS: '1' });
+  });
+  afterAll(async () => world?.close());
+
+  it('says how long to wait when too many accounts come from one address', async () => {
+    await awayFromWindowEnd(SIGN_IN_WINDOW_MS, 15_000);
+    const tab = await openTab(world);
+    const { page } = tab;
+    await registerThroughPages(page, newOwner('first'));
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL('**/login');
+    const second = newOwner('second');
+    await page.goto('/register');
+    await page.getByLabel('Username').fill(second.username);
+    await page.getByLabel('E-mail').fill(second.email);
+    await page.getByLabel('Password').fill(second.password);
+    await page.getByRole('button', { name: 'Create account' }).click();
+    const alert = page.getByRole('alert').filter({ hasText: 'Too many accounts were created from your network just now.' });
+    await alert.waitFor();
+    expect(await alert.textContent()).toMatch(/Wait \d+ (minutes|seconds) before you try again\.$/);
+    expect(new URL(page.url()).pathname).toBe('/register');
+    expectNoProblems(tab);
+    await tab.context.close();
+  }, 60_000);
+});

@@ -320,6 +320,22 @@ describe('sign-in (Auth.js credentials flow)', () => {
     }
   });
 
+  it('caps failures on one account across all addresses: 50, then 429 even from a new address', async () => {
+    await awayFromWindowEnd(SIGN_IN_WINDOW_MS, 15_000);
+    const { username, password } = await signedInClient(app.baseUrl);
+    const client = new HttpClient(app.baseUrl);
+    const csrfToken = await csrfOf(client);
+    const guesses = await Promise.all(
+      Array.from({ length: 50 }, (_, i) =>
+        client.post('/api/auth/callback/credentials', { csrfToken, email: i % 2 ? username : `${username}@example.com`, password: `guess-${i}-x` }, freshAddress()),
+      ),
+    );
+    expect(guesses.every((response) => response.status === 401)).toBe(true);
+    const owner = await client.post('/api/auth/callback/credentials', { csrfToken, email: username, password }, freshAddress());
+    expect(owner.status).toBe(429);
+    expect(owner.json).toEqual({ error: 'TooManyRequests' });
+  });
+
   it('throttles an address after 100 failures across accounts', async () => {
     await awayFromWindowEnd(SIGN_IN_WINDOW_MS, 15_000);
     const client = new HttpClient(app.baseUrl);
@@ -396,5 +412,36 @@ describe('an app with ALLOWED_ORIGINS and production cookies behind a proxy', ()
     expect(response.status).toBe(200);
     const cookie = response.headers.getSetCookie().find((line) => line.startsWith('careerbot.session-token='))!;
     expect(cookie).toMatch(/; Secure/i);
+  });
+});
+
+describe('the register throttle', () => {
+  let limited: TestApp;
+  beforeAll(async () => {
+    limited = await startTestApp({ env: { TRUST_PROXY: 'true', REGISTRATIONS_PER_ADDRESS: '3' } });
+  });
+  afterAll(async () => limited?.close());
+
+  it('admits exactly 3 of 10 concurrent registrations from one address; the rest get 429 with Retry-After and create nothing', async () => {
+    await awayFromWindowEnd(SIGN_IN_WINDOW_MS, 15_000);
+    const client = new HttpClient(limited.baseUrl);
+    const from = { 'x-forwarded-for': '192.0.2.77' };
+    const names = Array.from({ length: 10 }, () => uniqueName('flood'));
+    const responses = await Promise.all(
+      names.map((name) => client.post('/api/auth/register', { username: name, email: `${name}@example.com`, password: 'a sturdy password' }, from)),
+    );
+    expect(responses.filter((response) => response.status === 201)).toHaveLength(3);
+    const refused = responses.filter((response) => response.status === 429);
+    expect(refused).toHaveLength(7);
+    for (const response of refused) {
+      expect(response.json).toEqual({ error: 'TooManyRequests' });
+      expect(Number(response.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(Number(response.headers.get('retry-after'))).toBeLessThanOrEqual(15 * 60);
+    }
+    const stored = await limited.db.query('SELECT count(*)::int AS n FROM users WHERE username = ANY($1)', [names]);
+    expect(stored.rows[0]!.n).toBe(3);
+    const elsewhere = uniqueName('calm');
+    const other = await client.post('/api/auth/register', { username: elsewhere, email: `${elsewhere}@example.com`, password: 'a sturdy password' }, { 'x-forwarded-for': '192.0.2.78' });
+    expect(other.status).toBe(201);
   });
 });

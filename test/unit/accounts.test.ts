@@ -9,6 +9,8 @@ import { FakePasswordHasher } from '../fakes/fake-password-hasher.ts';
 import { inMemoryRepositories } from '../fakes/in-memory-repositories.ts';
 import { InMemorySignInThrottle } from '../fakes/in-memory-sign-in-throttle.ts';
 
+const REGISTRATIONS_PER_ADDRESS = 5;
+
 const setup = () => {
   const repos = inMemoryRepositories();
   const hasher = new FakePasswordHasher();
@@ -18,7 +20,7 @@ const setup = () => {
     ...repos,
     hasher,
     clock,
-    register: makeRegisterUser({ users: repos.users, hasher, clock }),
+    register: makeRegisterUser({ users: repos.users, hasher, clock, throttle, perAddress: REGISTRATIONS_PER_ADDRESS }),
     signIn: makeSignIn({ users: repos.users, hasher, throttle, clock }),
     upsertBot: makeUpsertBot({ transactor: repos.transactor, clock }),
     overview: makeGetBotOverview({ bots: repos.bots, users: repos.users }),
@@ -26,7 +28,7 @@ const setup = () => {
   };
 };
 
-const ada = { username: 'ada', email: 'ada@example.com', password: 'analytical' };
+const ada = { username: 'ada', email: 'ada@example.com', password: 'analytical', clientAddress: '192.0.2.9' };
 const botInput = {
   name: 'Ada',
   headline: null,
@@ -59,9 +61,23 @@ describe('RegisterUser', () => {
       users: Object.assign(Object.create(s.users), { emailExists: async () => false, usernameExists: async () => false }),
       hasher: s.hasher,
       clock: s.clock,
+      throttle: new InMemorySignInThrottle(),
+      perAddress: REGISTRATIONS_PER_ADDRESS,
     });
     await s.register(ada);
     expect(await racing(ada)).toEqual({ ok: false, error: { type: 'account_exists' } });
+  });
+
+  it('refuses registrations past the per-address limit until the window ends, before hashing anything', async () => {
+    const s = setup();
+    const person = (i: number, clientAddress = '198.51.100.7') => ({ username: `user${i}`, email: `user${i}@example.com`, password: 'long enough', clientAddress });
+    for (let i = 0; i < REGISTRATIONS_PER_ADDRESS; i++) expect((await s.register(person(i))).ok).toBe(true);
+    const hashed = s.users.rows.size;
+    expect(await s.register(person(99))).toEqual({ ok: false, error: { type: 'throttled', retryAfterSeconds: 15 * 60 } });
+    expect(s.users.rows.size).toBe(hashed);
+    expect((await s.register(person(98, '198.51.100.8'))).ok).toBe(true);
+    s.clock.advance(15 * 60_000);
+    expect((await s.register(person(99))).ok).toBe(true);
   });
 });
 
@@ -108,6 +124,19 @@ describe('SignIn', () => {
     expect((await s.signIn({ ...signInAs('ada', 'analytical'), clientAddress: '192.0.2.2' })).ok).toBe(true);
     s.clock.advance(15 * 60_000);
     expect((await s.signIn(signInAs('ada', 'analytical'))).ok).toBe(true);
+  });
+
+  it('caps failures on one account across all addresses', async () => {
+    const s = setup();
+    await s.register(ada);
+    for (let i = 0; i < SIGN_IN_LIMITS.perAccount; i++) {
+      expect(await s.signIn({ ...signInAs('ada', 'wrong'), clientAddress: `203.0.113.${i}` })).toEqual({ ok: false, error: { type: 'invalid_credentials' } });
+    }
+    const fromNewAddress = await s.signIn({ ...signInAs('ADA@example.com', 'analytical'), clientAddress: '203.0.113.250' });
+    expect(fromNewAddress).toEqual({ ok: false, error: { type: 'throttled', retryAfterSeconds: 15 * 60 } });
+    expect((await s.signIn({ ...signInAs('someone-else', 'wrong'), clientAddress: '203.0.113.251' })).ok).toBe(false);
+    s.clock.advance(15 * 60_000);
+    expect((await s.signIn({ ...signInAs('ada', 'analytical'), clientAddress: '203.0.113.250' })).ok).toBe(true);
   });
 });
 

@@ -60,8 +60,8 @@ export const authRoutes = (d: AuthRouteDeps): Router => {
 
   router.post(
     '/register',
-    jsonBody({ schema: registerBody, limit: REGISTER_BODY_LIMIT, style: 'owner' }, async (_req, res, body) => {
-      const result = await d.registerUser(body);
+    jsonBody({ schema: registerBody, limit: REGISTER_BODY_LIMIT, style: 'owner' }, async (req, res, body) => {
+      const result = await d.registerUser({ ...body, clientAddress: req.ip ?? 'unknown' });
       if (!result.ok) return reply(res, registerErrorReply(result.error));
       const { id, username, email } = result.value;
       res.status(201).json({ user: { id, username, email } });

@@ -56,6 +56,8 @@ export const registerErrorReply = (error: RegisterUserError): HttpReply => {
       return { status: 409, body: { error: 'A user with this username already exists' } };
     case 'account_exists':
       return { status: 409, body: { error: 'Email or username already exists' } };
+    case 'throttled':
+      return { status: 429, body: { error: 'TooManyRequests' }, headers: { 'Retry-After': String(error.retryAfterSeconds) } };
     default:
       return unreachable(error);
   }

@@ -191,6 +191,11 @@ export const OPERATIONS: OperationDoc[] = [
           ]),
         }),
       },
+      429: {
+        description: 'Too many registrations from this client address in the current 15-minute window (REGISTRATIONS_PER_ADDRESS, default 10)',
+        headers: retryAfter,
+        schema: error('TooManyRequests'),
+      },
     },
   },
   {

@@ -96,6 +96,9 @@ export const RegisterPage = () => {
       if (answer.status === 409 && conflict) {
         if (conflict.field) setErrors({ [conflict.field]: [message] });
         else setFormError(message);
+      } else if (answer.status === 429) {
+        const wait = waitWords(Number(answer.headers.get('retry-after') ?? 60));
+        setFormError(`Too many accounts were created from your network just now. Wait ${wait} before you try again.`);
       } else if (answer.status === 400 && answer.body?.details) {
         setErrors(fieldErrors(answer));
         const general = formErrors(answer);
