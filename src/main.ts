@@ -41,6 +41,7 @@ import { OpenAiEmbeddingGateway } from './adapters/llm/openai-embedding-gateway.
 import { OpenAiLlmGateway } from './adapters/llm/openai-llm-gateway.ts';
 import { InFlightMailer } from './adapters/mail/in-flight-mailer.ts';
 import { LogMailer } from './adapters/mail/log-mailer.ts';
+import { MeteredLlmGateway, MeteredMailer, ServiceMetrics, startMetricsServer } from './adapters/metrics/metrics.ts';
 import { NodemailerMailer } from './adapters/mail/nodemailer-mailer.ts';
 import { Db, isReady, migrate, migrationFiles, type Queryable } from './adapters/persistence/db.ts';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './adapters/persistence/embedded-postgres.ts';
@@ -68,7 +69,14 @@ export const pgRepositories = (q: Queryable): Repositories => ({
   limits: new PgRateLimiter(q),
 });
 
-export const llmGateways = (config: Config): Record<LlmProvider, LlmGateway> => ({
+export const llmGateways = (config: Config, metrics?: ServiceMetrics): Record<LlmProvider, LlmGateway> => {
+  const gateways = bareLlmGateways(config);
+  if (!metrics) return gateways;
+  const metered = (provider: LlmProvider) => new MeteredLlmGateway(provider, gateways[provider], metrics, config.LLM_TIMEOUT_MS);
+  return { anthropic: metered('anthropic'), openai: metered('openai'), google: metered('google'), azure: metered('azure') };
+};
+
+const bareLlmGateways = (config: Config): Record<LlmProvider, LlmGateway> => ({
   anthropic: new AnthropicLlmGateway({ baseURL: config.ANTHROPIC_BASE_URL, timeoutMs: config.LLM_TIMEOUT_MS }),
   openai: new OpenAiLlmGateway({ baseURL: config.OPENAI_BASE_URL, timeoutMs: config.LLM_TIMEOUT_MS }),
   google: new GoogleLlmGateway({ baseURL: config.GEMINI_BASE_URL, timeoutMs: config.LLM_TIMEOUT_MS }),
@@ -115,8 +123,9 @@ export const createService = async (deps: ServiceDeps) => {
     timeoutMs: config.LLM_TIMEOUT_MS,
     model: config.EMBEDDING_MODEL,
   });
+  const metrics = new ServiceMetrics(() => ({ total: db.pool.totalCount, idle: db.pool.idleCount, waiting: db.pool.waitingCount }));
   // Lead e-mails leave after the answer: shutdown waits for those still being sent.
-  const mailer = new InFlightMailer(mailerFor(config, logger));
+  const mailer = new InFlightMailer(new MeteredMailer(mailerFor(config, logger), metrics));
 
   const app = buildApp(
     {
@@ -134,7 +143,7 @@ export const createService = async (deps: ServiceDeps) => {
       markAllNotificationsRead: makeMarkAllNotificationsRead({ notifications: repos.notifications, clock }),
       getAccountSettings: makeGetAccountSettings({ users: repos.users }),
       updateAccountSettings: makeUpdateAccountSettings({ users: repos.users }),
-      sendChatMessage: makeSendChatMessage({ admission: new PgChatAdmission(db), gateways: llmGateways(config), clock }),
+      sendChatMessage: makeSendChatMessage({ admission: new PgChatAdmission(db), gateways: llmGateways(config, metrics), clock }),
       mintBotToken: makeMintBotToken({ bots: repos.bots, tokens: repos.tokens, clock }),
       listBotTokens: makeListBotTokens({ bots: repos.bots, tokens: repos.tokens }),
       revokeBotToken: makeRevokeBotToken({ bots: repos.bots, tokens: repos.tokens, clock }),
@@ -164,13 +173,15 @@ export const createService = async (deps: ServiceDeps) => {
       allowedOrigins: config.ALLOWED_ORIGINS,
       trustProxy: config.TRUST_PROXY,
       isReady: () => isReady(db, expectedMigrations),
+      metrics,
+      metricsToken: config.METRICS_TOKEN,
     },
   );
   const close = async () => {
     if (!(await mailer.drain(MAIL_DRAIN_MS))) logger.warn({ pending: mailer.pending }, 'lead e-mails still being sent at shutdown');
     await sessionStore.close();
   };
-  return { app, close };
+  return { app, close, metrics };
 };
 
 // ---------------------------------------------------------------- running it
@@ -227,6 +238,7 @@ const run = async () => {
   let embedded: EmbeddedPostgres | null = null;
   let db: Db | null = null;
   let server: Server | null = null;
+  let metricsServer: Server | null = null;
   let close = async () => {};
 
   let stopping = false;
@@ -238,6 +250,8 @@ const run = async () => {
     force.unref();
     await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
     clearTimeout(force);
+    metricsServer?.closeAllConnections();
+    await new Promise<void>((resolve) => (metricsServer ? metricsServer.close(() => resolve()) : resolve()));
     await close().catch(() => undefined);
     await db?.close().catch(() => undefined);
     await embedded?.stop().catch((error) => logger.error({ error: errorSummary(error) }, 'stopping embedded PostgreSQL'));
@@ -260,6 +274,12 @@ const run = async () => {
     const sessionSecret = config.SESSION_SECRET ?? (await developmentSessionSecret(config.DATA_DIR));
     const service = await createService({ config, db, logger, sessionSecret });
     close = service.close;
+    if (config.METRICS_PORT !== undefined) {
+      metricsServer = await startMetricsServer(service.metrics, config.METRICS_PORT, config.METRICS_HOST);
+      const address = metricsServer.address();
+      const port = typeof address === 'object' && address ? address.port : config.METRICS_PORT;
+      logger.info({ port, host: config.METRICS_HOST, url: `http://${config.METRICS_HOST}:${port}/metrics` }, 'metrics listening');
+    }
     server = service.app.listen(config.PORT, config.HOST);
     await new Promise<void>((resolve, reject) => {
       server!.once('listening', resolve);

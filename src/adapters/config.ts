@@ -81,6 +81,20 @@ export const configSchema = z
     EMBEDDING_MODEL: z.string().trim().min(1).default('text-embedding-3-small'),
     SMTP_URL: optionalUrl,
     MAIL_FROM: z.string().trim().default('Career Bot Platform <no-reply@localhost>'),
+    /** Prometheus metrics on their own listener (off when unset), on loopback unless METRICS_HOST says otherwise. */
+    METRICS_PORT: z
+      .string()
+      .trim()
+      .optional()
+      .transform((value) => (value ? Number(value) : undefined))
+      .pipe(z.number({ message: 'must be a number' }).int({ message: 'must be a whole number' }).min(0).max(65535).optional()),
+    METRICS_HOST: z.string().trim().min(1).default('127.0.0.1'),
+    /** Also serve GET /metrics on the main port, to a bearer of this token (at least 24 characters). */
+    METRICS_TOKEN: z
+      .string()
+      .optional()
+      .transform((value) => value || undefined)
+      .pipe(z.string().min(24, { message: 'must be at least 24 characters' }).optional()),
   });
 
 export type Config = z.infer<typeof configSchema>;

@@ -11,6 +11,7 @@ import { buildOpenApiDocument, DOCS_OPERATIONS, OPERATIONS } from './openapi.ts'
 import { requireUser } from './owner-auth.ts';
 import { accountRoutes, botListRoutes, notificationRoutes, type OwnerRouteDeps } from './owner-routes.ts';
 import { publicCors } from './public-cors.ts';
+import { httpMetrics, metricsRoute, type ServiceMetrics } from '../metrics/metrics.ts';
 import { requestLog } from './request-log.ts';
 import { avatarRoutes, publicBotRoutes, runtimeRoutes, type RuntimeRouteDeps } from './runtime-routes.ts';
 import { CsrfTokens, requireSameOrigin } from './security.ts';
@@ -29,6 +30,9 @@ export interface AppOptions {
   trustProxy: boolean | number | string;
   /** Database reachable and migrations applied. */
   isReady: () => Promise<boolean>;
+  metrics: ServiceMetrics;
+  /** Serves GET /metrics on this port too, to a bearer of it. */
+  metricsToken: string | undefined;
 }
 
 export type UseCases = Omit<AuthRouteDeps, 'csrf' | 'secureCookies' | 'sessionCookieName' | 'publicUrl' | 'allowedOrigins'> &
@@ -82,7 +86,9 @@ export const buildApp = (useCases: UseCases, options: AppOptions): Express => {
   app.set('etag', false);
   app.set('trust proxy', options.trustProxy);
   app.use(requestLog(options.logger));
+  app.use(httpMetrics(options.metrics));
 
+  app.get('/metrics', metricsRoute(options.metrics, options.metricsToken));
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });

@@ -25,6 +25,8 @@ export interface HttpReply {
 
 export const reply = (res: Response, { status, body, headers }: HttpReply) => {
   if (headers) res.set(headers);
+  // The metrics count refusals and blocked messages from it (adapters/metrics).
+  res.locals.replyBody = body;
   res.status(status).json(body);
 };
 

@@ -19,7 +19,7 @@ import {
 // with (the same objects), plus response shapes. /api/openapi.json and /api/docs are
 // generated from this list; a test checks it against the routes actually served.
 
-type Security = 'none' | 'session' | 'botToken' | 'llmKey';
+type Security = 'none' | 'session' | 'botToken' | 'llmKey' | 'metricsToken';
 
 interface ResponseDoc {
   description: string;
@@ -626,6 +626,19 @@ export const OPERATIONS: OperationDoc[] = [
   },
   {
     method: 'get',
+    path: '/metrics',
+    tag: 'Operations',
+    summary: 'Prometheus metrics (for a bearer of METRICS_TOKEN)',
+    description:
+      'Requests by route template and status with latency histograms, provider calls by provider and outcome, rate-limit refusals, blocked messages by category, the database pool and lead e-mails. Served here only with `Authorization: Bearer <METRICS_TOKEN>`; anyone else gets the ordinary 404. `METRICS_PORT` serves the same on its own loopback listener.',
+    security: 'metricsToken',
+    responses: {
+      200: { description: 'The Prometheus text format', contentType: 'text/plain; version=0.0.4; charset=utf-8', schema: z.string() },
+      404: { description: 'No METRICS_TOKEN configured, or not its bearer', schema: error('not_found') },
+    },
+  },
+  {
+    method: 'get',
     path: '/healthz',
     tag: 'Operations',
     summary: 'Process up',
@@ -687,6 +700,7 @@ const SECURITY: Record<Exclude<Security, 'none'>, object> = {
   session: { type: 'apiKey', in: 'cookie', name: 'careerbot.session-token', description: 'Session cookie from sign-in' },
   botToken: { type: 'http', scheme: 'bearer', description: 'Bot token: cbt_ followed by 64 lowercase hex characters' },
   llmKey: { type: 'apiKey', in: 'header', name: 'x-llm-api-key', description: 'The caller’s own LLM provider key; never stored' },
+  metricsToken: { type: 'http', scheme: 'bearer', description: 'The operator’s METRICS_TOKEN' },
 };
 
 const COMMON_RESPONSES: Record<number, ResponseDoc> = {
