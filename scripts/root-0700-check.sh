@@ -7,7 +7,7 @@ src="$(cd "$(dirname "$0")/.." && pwd)"
 work="$(mktemp -d)"
 port=3999
 cleanup() {
-  kill "${pid:-0}" 2>/dev/null || true
+  kill -- "-${pid:-0}" 2>/dev/null || true
   # The cluster of this throw-away checkout lives outside it (/var/lib/careerbot/postgres-…).
   dir=$(grep -o '"databaseDir":"[^"]*"' "$work/start.log" 2>/dev/null | head -1 | cut -d'"' -f4 || true)
   case "$dir" in /var/lib/careerbot/*|/var/tmp/careerbot-postgres/*|/tmp/careerbot-postgres/*) rm -rf "$dir" ;; esac
@@ -21,7 +21,8 @@ npm ci --no-audit --no-fund --loglevel=error
 env -u DATABASE_URL -u TEST_DATABASE_URL npx vitest run test/integration/public-bot.test.ts
 
 start() {
-  env -u DATABASE_URL PORT=$port HOST=127.0.0.1 npm start > "$work/start.log" 2>&1 &
+  # Its own process group, so stopping it reaches npm's child (the service) too.
+  setsid env -u DATABASE_URL PORT=$port HOST=127.0.0.1 npm start > "$work/start.log" 2>&1 &
   pid=$!
   for _ in $(seq 1 120); do
     curl -sf "http://127.0.0.1:$port/readyz" > /dev/null && return 0
@@ -29,7 +30,15 @@ start() {
   done
   cat "$work/start.log"; return 1
 }
-stop() { kill -TERM "$pid"; wait "$pid" || true; }
+stop() {
+  kill -TERM -- "-$pid"
+  wait "$pid" || true
+  for _ in $(seq 1 60); do
+    curl -s "http://127.0.0.1:$port/readyz" > /dev/null || return 0
+    sleep 0.5
+  done
+  echo "the service still answers after SIGTERM"; return 1
+}
 
 start
 grep -o '"databaseDir":"[^"]*"' "$work/start.log"
