@@ -1,3 +1,4 @@
+import cluster from 'node:cluster';
 import { randomBytes } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { mkdir, readFile, writeFile } from 'node:fs/promises';
@@ -41,7 +42,15 @@ import { OpenAiEmbeddingGateway } from './adapters/llm/openai-embedding-gateway.
 import { OpenAiLlmGateway } from './adapters/llm/openai-llm-gateway.ts';
 import { InFlightMailer } from './adapters/mail/in-flight-mailer.ts';
 import { LogMailer } from './adapters/mail/log-mailer.ts';
-import { MeteredLlmGateway, MeteredMailer, ServiceMetrics, startMetricsServer } from './adapters/metrics/metrics.ts';
+import {
+  clusterMetrics,
+  MeteredLlmGateway,
+  MeteredMailer,
+  offerToPrimary,
+  ServiceMetrics,
+  startMetricsServer,
+  type MetricsSource,
+} from './adapters/metrics/metrics.ts';
 import { NodemailerMailer } from './adapters/mail/nodemailer-mailer.ts';
 import { Db, isReady, migrate, migrationFiles, type Queryable } from './adapters/persistence/db.ts';
 import { startEmbeddedPostgres, type EmbeddedPostgres } from './adapters/persistence/embedded-postgres.ts';
@@ -227,6 +236,93 @@ export const openDatabase = async (config: Config, logger: Logger) => {
 
 const SHUTDOWN_GRACE_MS = 10_000;
 
+/** The database (embedded or DATABASE_URL's), migrated. */
+const openMigratedDatabase = async (config: Config, logger: Logger) => {
+  const database = await openDatabase(config, logger);
+  const applied = await migrate(database.url);
+  if (applied.length > 0) logger.info({ applied }, 'migrations applied');
+  return database;
+};
+
+const closeServer = async (server: Server | null) => {
+  server?.closeAllConnections();
+  await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
+};
+
+const listenForMetrics = async (source: MetricsSource, config: Config, logger: Logger) => {
+  const server = await startMetricsServer(source, config.METRICS_PORT!, config.METRICS_HOST);
+  const address = server.address();
+  const port = typeof address === 'object' && address ? address.port : config.METRICS_PORT;
+  logger.info({ port, host: config.METRICS_HOST, url: `http://${config.METRICS_HOST}:${port}/metrics` }, 'metrics listening');
+  return server;
+};
+
+/** Last of a shutdown: the embedded PostgreSQL if we started it, then exit code 0. */
+const finalStop = async (embedded: EmbeddedPostgres | null, logger: Logger) => {
+  await embedded?.stop().catch((error) => logger.error({ error: errorSummary(error) }, 'stopping embedded PostgreSQL'));
+  logger.info('stopped');
+  process.exit(0);
+};
+
+/** SIGINT (Ctrl-C) and SIGTERM (a supervisor) both stop the process cleanly. */
+const onStopSignals = (shutdown: (signal: string) => Promise<void>) => {
+  process.on('SIGINT', () => void shutdown('SIGINT'));
+  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+};
+
+/**
+ * WEB_CONCURRENCY > 1: this primary opens the database (starting the embedded PostgreSQL
+ * once, here), migrates, settles the session secret, and forks the workers, which share
+ * the port. A worker that dies is replaced. SIGTERM or SIGINT stops every worker (each
+ * drains its requests), then the database, then this process, with exit code 0.
+ */
+const runPrimary = async (config: Config, logger: Logger) => {
+  let embedded: EmbeddedPostgres | null = null;
+  let metricsServer: Server | null = null;
+  let stopping = false;
+  const shutdown = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    logger.info({ signal, workers: Object.keys(cluster.workers ?? {}).length }, 'shutting down the workers');
+    const workers = Object.values(cluster.workers ?? {}).filter((worker) => worker !== undefined);
+    await Promise.all(
+      workers.map(
+        (worker) =>
+          new Promise<void>((resolve) => {
+            if (worker.isDead()) return resolve();
+            const force = setTimeout(() => worker.process.kill('SIGKILL'), SHUTDOWN_GRACE_MS + 5_000);
+            worker.once('exit', () => (clearTimeout(force), resolve()));
+            worker.process.kill('SIGTERM');
+          }),
+      ),
+    );
+    await closeServer(metricsServer);
+    await finalStop(embedded, logger);
+  };
+  onStopSignals(shutdown);
+
+  try {
+    const database = await openMigratedDatabase(config, logger);
+    embedded = database.embedded;
+    const sessionSecret = config.SESSION_SECRET ?? (await developmentSessionSecret(config.DATA_DIR));
+    // The workers find the database and the secret in their environment.
+    const workerEnv = { DATABASE_URL: database.url, SESSION_SECRET: sessionSecret };
+    const fork = () => cluster.fork(workerEnv);
+    cluster.on('exit', (worker, code, signal) => {
+      if (stopping) return;
+      logger.error({ workerPid: worker.process.pid, code, signal }, 'worker died; starting another');
+      fork();
+    });
+    for (let i = 0; i < config.WEB_CONCURRENCY; i++) fork();
+    if (config.METRICS_PORT !== undefined) metricsServer = await listenForMetrics(clusterMetrics(), config, logger);
+    logger.info({ workers: config.WEB_CONCURRENCY }, 'workers started');
+  } catch (error) {
+    logger.fatal({ error: errorSummary(error), stack: (error as Error)?.stack }, 'start-up failed');
+    await embedded?.stop().catch(() => undefined);
+    process.exit(1);
+  }
+};
+
 const run = async () => {
   const parsed = parseConfig(process.env);
   if (!parsed.ok) {
@@ -235,6 +331,7 @@ const run = async () => {
   }
   const config = parsed.config;
   const logger = createLogger(config.LOG_LEVEL);
+  if (config.WEB_CONCURRENCY > 1 && cluster.isPrimary) return runPrimary(config, logger);
   let embedded: EmbeddedPostgres | null = null;
   let db: Db | null = null;
   let server: Server | null = null;
@@ -250,22 +347,16 @@ const run = async () => {
     force.unref();
     await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
     clearTimeout(force);
-    metricsServer?.closeAllConnections();
-    await new Promise<void>((resolve) => (metricsServer ? metricsServer.close(() => resolve()) : resolve()));
+    await closeServer(metricsServer);
     await close().catch(() => undefined);
     await db?.close().catch(() => undefined);
-    await embedded?.stop().catch((error) => logger.error({ error: errorSummary(error) }, 'stopping embedded PostgreSQL'));
-    logger.info('stopped');
-    process.exit(0);
+    await finalStop(embedded, logger);
   };
-  process.on('SIGINT', () => void shutdown('SIGINT'));
-  process.on('SIGTERM', () => void shutdown('SIGTERM'));
+  onStopSignals(shutdown);
 
   try {
-    const database = await openDatabase(config, logger);
+    const database = await openMigratedDatabase(config, logger);
     embedded = database.embedded;
-    const applied = await migrate(database.url);
-    if (applied.length > 0) logger.info({ applied }, 'migrations applied');
     db = new Db({
       connectionString: database.url,
       max: config.DB_POOL_MAX,
@@ -274,12 +365,9 @@ const run = async () => {
     const sessionSecret = config.SESSION_SECRET ?? (await developmentSessionSecret(config.DATA_DIR));
     const service = await createService({ config, db, logger, sessionSecret });
     close = service.close;
-    if (config.METRICS_PORT !== undefined) {
-      metricsServer = await startMetricsServer(service.metrics, config.METRICS_PORT, config.METRICS_HOST);
-      const address = metricsServer.address();
-      const port = typeof address === 'object' && address ? address.port : config.METRICS_PORT;
-      logger.info({ port, host: config.METRICS_HOST, url: `http://${config.METRICS_HOST}:${port}/metrics` }, 'metrics listening');
-    }
+    // A cluster worker offers its metrics to the primary, which serves the sum.
+    if (cluster.isWorker) offerToPrimary(service.metrics);
+    else if (config.METRICS_PORT !== undefined) metricsServer = await listenForMetrics(service.metrics, config, logger);
     server = service.app.listen(config.PORT, config.HOST);
     await new Promise<void>((resolve, reject) => {
       server!.once('listening', resolve);

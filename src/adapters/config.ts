@@ -1,3 +1,4 @@
+import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 
 export const DEFAULT_AZURE_HOSTS = '.openai.azure.com,.cognitiveservices.azure.com,.services.ai.azure.com';
@@ -58,6 +59,13 @@ export const configSchema = z
     DATA_DIR: z.string().trim().min(1).default('./.data'),
     DB_POOL_MAX: integer(10, 1, 200),
     REGISTRATIONS_PER_ADDRESS: integer(10, 1, 1_000_000),
+    /** Worker processes under the cluster module: a number, or `auto` for one per core. */
+    WEB_CONCURRENCY: z
+      .string()
+      .trim()
+      .default('1')
+      .transform((value) => (value === 'auto' ? availableParallelism() : Number(value)))
+      .pipe(z.number({ message: "must be a number or 'auto'" }).int({ message: "must be a whole number or 'auto'" }).min(1).max(64)),
     SESSION_SECRET: z
       .string()
       .optional()

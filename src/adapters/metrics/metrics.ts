@@ -1,7 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { RequestHandler } from 'express';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { AggregatorRegistry, collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { LlmGateway, LlmRequest, LlmResponse, Mailer, MailMessage } from '../../application/ports.ts';
 
 /**
@@ -72,10 +72,34 @@ export class ServiceMetrics {
     collectDefaultMetrics({ register: this.registry, prefix: 'careerbot_' });
   }
 
+  get contentType(): string {
+    return this.registry.contentType;
+  }
+
   async text(): Promise<string> {
     return this.registry.metrics();
   }
 }
+
+export interface MetricsSource {
+  contentType: string;
+  text(): Promise<string>;
+}
+
+/**
+ * Under the cluster module: each worker offers its registry to the primary, which sums
+ * them for one scrape (prom-client's AggregatorRegistry).
+ */
+export const offerToPrimary = (metrics: ServiceMetrics) => {
+  // Constructing one installs the worker's answer to the primary's requests.
+  new AggregatorRegistry();
+  AggregatorRegistry.setRegistries([metrics.registry]);
+};
+
+export const clusterMetrics = (): MetricsSource => {
+  const aggregator = new AggregatorRegistry();
+  return { contentType: aggregator.contentType, text: () => aggregator.clusterMetrics() };
+};
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
@@ -167,18 +191,18 @@ export const metricsRoute =
   async (req, res, next) => {
     const header = req.headers.authorization ?? '';
     if (!token || !header.startsWith('Bearer ') || !sameToken(header.slice(7), token)) return next();
-    res.set('Cache-Control', 'no-store').type(metrics.registry.contentType).send(await metrics.text());
+    res.set('Cache-Control', 'no-store').type(metrics.contentType).send(await metrics.text());
   };
 
 /** The metrics listener of METRICS_PORT: /metrics and nothing else. */
-export const startMetricsServer = async (metrics: ServiceMetrics, port: number, host: string): Promise<Server> => {
+export const startMetricsServer = async (metrics: MetricsSource, port: number, host: string): Promise<Server> => {
   const server = createServer((req, res) => {
     if (req.method !== 'GET' || (req.url ?? '').split('?')[0] !== '/metrics') {
       res.writeHead(404, { 'content-type': 'text/plain' }).end('not found\n');
       return;
     }
     metrics.text().then(
-      (text) => res.writeHead(200, { 'content-type': metrics.registry.contentType, 'cache-control': 'no-store' }).end(text),
+      (text) => res.writeHead(200, { 'content-type': metrics.contentType, 'cache-control': 'no-store' }).end(text),
       () => res.writeHead(500).end(),
     );
   });
