@@ -23,6 +23,13 @@ const documented = () =>
   );
 
 describe('the OpenAPI document', () => {
+  it('is what every answer of every test file is checked against (test/support/response-check.ts)', async () => {
+    const before = app.responsesChecked();
+    await new HttpClient(app.baseUrl).get('/healthz');
+    await new HttpClient(app.baseUrl).post('/api/auth/register', { username: 'x' });
+    await expect.poll(() => app.responsesChecked()).toBe(before + 2);
+  });
+
   it('is OpenAPI 3.1 with an operation for every served route, and documents nothing that is not served', () => {
     expect(document.openapi).toBe('3.1.0');
     const served = apiRoutes().map((route) => `${route.method.toUpperCase()} ${route.path}`);

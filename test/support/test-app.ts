@@ -1,9 +1,11 @@
 import type { AddressInfo } from 'node:net';
+import express from 'express';
 import { Writable } from 'node:stream';
 import type { Clock, PasswordHasher } from '../../src/application/ports.ts';
 import { parseConfig } from '../../src/adapters/config.ts';
 import { createLogger } from '../../src/adapters/logger.ts';
 import { createService } from '../../src/main.ts';
+import { responseCheck } from './response-check.ts';
 import { createTestDatabase, type TestDatabase } from './test-database.ts';
 
 /** Every log line the service wrote, kept to search for leaked secrets. */
@@ -47,7 +49,13 @@ export const startTestApp = async (options: TestAppOptions = {}) => {
     clock: options.clock,
     hasher: options.hasher,
   });
-  const server = service.app.listen(0, '127.0.0.1');
+  // Every answer is checked against the OpenAPI document; a mismatch fails the file at close.
+  const check = responseCheck();
+  const outer = express();
+  outer.disable('x-powered-by');
+  outer.set('etag', false);
+  outer.use(check.middleware, service.app);
+  const server = outer.listen(0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
@@ -56,11 +64,14 @@ export const startTestApp = async (options: TestAppOptions = {}) => {
     logs,
     database,
     db: database.db,
+    /** How many JSON answers were checked against the OpenAPI document so far. */
+    responsesChecked: check.checked,
     close: async () => {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await service.close();
       if (!options.database) await database.drop();
+      check.assertClean();
     },
   };
 };

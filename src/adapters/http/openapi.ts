@@ -21,7 +21,7 @@ import {
 
 type Security = 'none' | 'session' | 'botToken' | 'llmKey' | 'metricsToken';
 
-interface ResponseDoc {
+export interface ResponseDoc {
   description: string;
   schema?: z.ZodType;
   contentType?: string;
@@ -733,9 +733,15 @@ const parameters = (operation: OperationDoc) => {
   return [...pathParams, ...queryParams, ...headers];
 };
 
+/** Every answer an operation documents, its own and the API-wide 500 and 503. */
+export const documentedResponses = (operation: OperationDoc): Record<number, ResponseDoc> => ({
+  ...operation.responses,
+  ...(operation.path.startsWith('/api') ? COMMON_RESPONSES : {}),
+});
+
 const responses = (operation: OperationDoc) =>
   Object.fromEntries(
-    Object.entries({ ...operation.responses, ...(operation.path.startsWith('/api') ? COMMON_RESPONSES : {}) }).map(
+    Object.entries(documentedResponses(operation)).map(
       ([status, doc]) => [
         status,
         {
