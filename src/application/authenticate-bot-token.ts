@@ -1,4 +1,4 @@
-import { bearerToken, hashBotToken } from '../domain/bot-token.ts';
+import { hashBotToken, isBotToken } from '../domain/bot-token.ts';
 import { err, ok, type Result } from '../domain/result.ts';
 import type { Bot } from '../domain/types.ts';
 import type { BotTokenRepository, Clock } from './ports.ts';
@@ -9,7 +9,7 @@ const TOUCH_INTERVAL_MS = 60_000;
 const MAX_REMEMBERED_TOUCHES = 10_000;
 
 /**
- * Resolves an Authorization header to the token's bot, active or not: each v1 endpoint
+ * Resolves a presented bot token (null when none was presented) to its bot, active or not: each v1 endpoint
  * decides what an inactive bot gets. The token and its bot are read on every request, in
  * one round trip, so a revocation or a settings change takes effect at once.
  *
@@ -27,9 +27,9 @@ export const makeAuthenticateBotToken = (d: { tokens: BotTokenRepository; clock:
     await d.tokens.touch(tokenId, now);
   };
 
-  return async (authorization: string | undefined): Promise<Result<{ bot: Bot; tokenId: string }, BotTokenAuthError>> => {
-    const token = bearerToken(authorization);
-    if (!token) return err({ type: 'missing_bot_token' });
+  return async (token: string | null): Promise<Result<{ bot: Bot; tokenId: string }, BotTokenAuthError>> => {
+    // Anything that is not shaped like a bot token counts as no token at all.
+    if (!token || !isBotToken(token)) return err({ type: 'missing_bot_token' });
     const now = d.clock.now();
     const found = await d.tokens.findUsable(hashBotToken(token), now);
     if (!found) return err({ type: 'invalid_bot_token' });

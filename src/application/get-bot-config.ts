@@ -3,21 +3,18 @@ import { err, ok, type Result } from '../domain/result.ts';
 import type { Bot, DeploymentMode, LlmProvider, Personality } from '../domain/types.ts';
 import type { BotRepository } from './ports.ts';
 
-/** What a self-hosted widget needs to render the bot. */
+/** What a self-hosted widget needs to render the bot (the HTTP adapter adds the avatar's URL). */
 export interface BotConfigView {
   id: string;
   name: string;
   headline: string | null;
   personality: Personality;
   themeColor: string;
-  image: string;
   suggestedQuestions: string[];
   loadingMessages: string[];
   isActive: boolean;
   deploymentMode: DeploymentMode;
 }
-
-export const avatarPath = (botId: string) => `/api/avatars/${botId}.svg`;
 
 /** Served for an inactive bot too: the widget shows it as unavailable (isActive false). */
 export const botConfigView = (bot: Bot): BotConfigView => ({
@@ -26,7 +23,6 @@ export const botConfigView = (bot: Bot): BotConfigView => ({
   headline: bot.headline,
   personality: bot.personality,
   themeColor: bot.themeColor,
-  image: avatarPath(bot.id),
   suggestedQuestions: bot.suggestedQuestions,
   loadingMessages: bot.loadingMessages,
   isActive: bot.isActive,

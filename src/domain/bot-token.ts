@@ -17,14 +17,3 @@ export const hashBotToken = (token: string): string => createHash('sha256').upda
 
 /** What the owner's token list shows to tell tokens apart. */
 export const lastFourOf = (token: string): string => token.slice(-4);
-
-/**
- * The token of an `Authorization: Bearer cbt_…` header, or null when the header is absent
- * or malformed. The scheme is case-insensitive; the token's hex must be lower case.
- */
-export const bearerToken = (header: string | undefined): string | null => {
-  const parts = (header ?? '').trim().split(/[ \t]+/);
-  if (parts.length !== 2) return null;
-  const [scheme, token] = parts as [string, string];
-  return scheme.toLowerCase() === 'bearer' && isBotToken(token) ? token : null;
-};

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import { bearerToken, hashBotToken, isBotToken, lastFourOf, newBotToken } from '../../src/domain/bot-token.ts';
+import { hashBotToken, isBotToken, lastFourOf, newBotToken } from '../../src/domain/bot-token.ts';
 
 const TOKEN = `cbt_${'0123456789abcdef'.repeat(4)}`;
 
@@ -27,33 +27,5 @@ describe('bot token format', () => {
     ['a non-hex character', TOKEN.replace(/0/, 'g'), false],
   ])('recognises a token with %s: %s', (_label, token, expected) => {
     expect(isBotToken(token)).toBe(expected);
-  });
-});
-
-describe('bearer parsing', () => {
-  it.each([
-    [`Bearer ${TOKEN}`],
-    [`bearer ${TOKEN}`],
-    [`BEARER ${TOKEN}`],
-    [`BeArEr ${TOKEN}`],
-    [`  Bearer   ${TOKEN}  `],
-    [`Bearer\t${TOKEN}`],
-  ])('takes the token from %j (the scheme is case-insensitive)', (header) => {
-    expect(bearerToken(header)).toBe(TOKEN);
-  });
-
-  it.each([
-    ['no header', undefined],
-    ['an empty header', ''],
-    ['the scheme alone', 'Bearer'],
-    ['the token alone', TOKEN],
-    ['another scheme', `Basic ${TOKEN}`],
-    ['upper-case hex', `Bearer cbt_${'0123456789ABCDEF'.repeat(4)}`],
-    ['a short token', `Bearer ${TOKEN.slice(0, -2)}`],
-    ['a token without its prefix', `Bearer ${TOKEN.slice(4)}`],
-    ['two tokens', `Bearer ${TOKEN} ${TOKEN}`],
-    ['an OpenAI key', 'Bearer sk-proj-abcdefghijklmnopqrstuvwxyz0123456789'],
-  ])('finds no token in %s', (_label, header) => {
-    expect(bearerToken(header)).toBeNull();
   });
 });

@@ -84,7 +84,7 @@ describe('owner bot tokens', () => {
     const { revoke, authenticate } = useCases(f);
     expect(await revoke(other.id, info.id)).toEqual({ ok: false, error: { type: 'token_not_found' } });
     expect(await revoke(f.owner.id, crypto.randomUUID())).toEqual({ ok: false, error: { type: 'token_not_found' } });
-    expect((await authenticate(`Bearer ${token}`)).ok).toBe(true);
+    expect((await authenticate(token)).ok).toBe(true);
   });
 });
 
@@ -92,39 +92,40 @@ describe('bot token authentication', () => {
   it('resolves a valid token to its bot', async () => {
     const f = await runtimeFixture();
     const { token, info } = await minted(f);
-    expect(await useCases(f).authenticate(`Bearer ${token}`)).toEqual({ ok: true, value: { bot: f.bot, tokenId: info.id } });
+    expect(await useCases(f).authenticate(token)).toEqual({ ok: true, value: { bot: f.bot, tokenId: info.id } });
   });
 
-  it('answers missing_bot_token without a well-formed bearer token', async () => {
+  it('answers missing_bot_token without a well-formed bot token', async () => {
     const f = await runtimeFixture();
     const { token } = await minted(f);
-    for (const header of [undefined, '', token, `Basic ${token}`, `Bearer ${token.toUpperCase()}`]) {
-      expect(await useCases(f).authenticate(header)).toEqual({ ok: false, error: { type: 'missing_bot_token' } });
+    // None presented, or something that is not shaped like a bot token: no token at all.
+    for (const presented of [null, '', token.toUpperCase(), token.slice(0, -2), token.slice(4), 'sk-proj-abcdefghijklmnopqrstuvwxyz0123456789']) {
+      expect(await useCases(f).authenticate(presented)).toEqual({ ok: false, error: { type: 'missing_bot_token' } });
     }
   });
 
   it('answers invalid_bot_token for an unknown, a revoked and an expired token', async () => {
     const f = await runtimeFixture();
     const { authenticate, revoke } = useCases(f);
-    expect(await authenticate(`Bearer cbt_${'a'.repeat(64)}`)).toEqual({ ok: false, error: { type: 'invalid_bot_token' } });
+    expect(await authenticate(`cbt_${'a'.repeat(64)}`)).toEqual({ ok: false, error: { type: 'invalid_bot_token' } });
 
     const revoked = await minted(f);
-    expect((await authenticate(`Bearer ${revoked.token}`)).ok).toBe(true);
+    expect((await authenticate(revoked.token)).ok).toBe(true);
     await revoke(f.owner.id, revoked.info.id);
-    expect(await authenticate(`Bearer ${revoked.token}`)).toEqual({ ok: false, error: { type: 'invalid_bot_token' } });
+    expect(await authenticate(revoked.token)).toEqual({ ok: false, error: { type: 'invalid_bot_token' } });
 
     const expiring = await minted(f, { name: 'Short', expiresInDays: 1 });
     f.clock.advance(DAY_MS - 1);
-    expect((await authenticate(`Bearer ${expiring.token}`)).ok).toBe(true);
+    expect((await authenticate(expiring.token)).ok).toBe(true);
     f.clock.advance(1);
-    expect(await authenticate(`Bearer ${expiring.token}`)).toEqual({ ok: false, error: { type: 'invalid_bot_token' } });
+    expect(await authenticate(expiring.token)).toEqual({ ok: false, error: { type: 'invalid_bot_token' } });
   });
 
   it('resolves the token of an inactive bot: each endpoint decides what it gets', async () => {
     const f = await runtimeFixture();
     const { token } = await minted(f);
     await f.repos.bots.updateSettings(f.bot.id, { isActive: false }, f.clock.now());
-    const result = await useCases(f).authenticate(`Bearer ${token}`);
+    const result = await useCases(f).authenticate(token);
     expect(result.ok && result.value.bot.isActive).toBe(false);
   });
 
@@ -133,13 +134,13 @@ describe('bot token authentication', () => {
     const { token, info } = await minted(f);
     const lastUsedAt = async () => (await f.repos.tokens.listForBot(f.bot.id)).find((t) => t.id === info.id)!.lastUsedAt;
     const start = f.clock.now();
-    await useCases(f).authenticate(`Bearer ${token}`);
+    await useCases(f).authenticate(token);
     expect(await lastUsedAt()).toEqual(start);
     f.clock.advance(30_000);
-    await useCases(f).authenticate(`Bearer ${token}`);
+    await useCases(f).authenticate(token);
     expect(await lastUsedAt()).toEqual(start);
     f.clock.advance(31_000);
-    await useCases(f).authenticate(`Bearer ${token}`);
+    await useCases(f).authenticate(token);
     expect(await lastUsedAt()).toEqual(f.clock.now());
   });
 });

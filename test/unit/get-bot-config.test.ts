@@ -11,7 +11,6 @@ describe('bot config view', () => {
       headline: null,
       personality: 'professional',
       themeColor: '#4f46e5',
-      image: `/api/avatars/${f.bot.id}.svg`,
       suggestedQuestions: ['What did Ada build?'],
       loadingMessages: ['Thinking…'],
       isActive: true,

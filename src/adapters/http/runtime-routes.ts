@@ -23,6 +23,12 @@ export interface RuntimeRouteDeps {
 
 export const RUNTIME_BODY_LIMIT = 512 * 1024;
 
+/** Where the avatar route below serves a bot's picture. */
+export const avatarPath = (botId: string) => `/api/avatars/${botId}.svg`;
+
+/** The config view as the API shows it: with the URL path of the bot's avatar as `image`. */
+export const withAvatarUrl = <View extends { id: string }>(view: View) => ({ ...view, image: avatarPath(view.id) });
+
 /** v1 checks 2-4, after the token: body size (413), JSON (400 invalid_json), validation (400 validation_failed). */
 const V1_BODY = { limit: RUNTIME_BODY_LIMIT, style: 'code' } as const;
 
@@ -62,7 +68,7 @@ export const runtimeRoutes = (d: RuntimeRouteDeps): Router => {
 
   router.get('/config', requireToken, async (req, res) => {
     res.set({ 'Cache-Control': 'private, no-cache', Vary: 'Authorization' });
-    sendWithEtag(req, res, await d.getBotConfig(currentBot(res)));
+    sendWithEtag(req, res, withAvatarUrl(await d.getBotConfig(currentBot(res))));
   });
 
   router.post(
@@ -139,7 +145,7 @@ export const publicBotRoutes = (d: { getPublicBot: ReturnType<typeof makeGetPubl
     if (!result.ok) return reply(res, publicBotErrorReply(result.error));
     res.set('Cache-Control', 'public, max-age=60, must-revalidate');
     // Which provider's key a visitor must bring: the public page and the managed widget ask for it.
-    sendWithEtag(req, res, { ...result.value.view, llmProvider: result.value.llmProvider });
+    sendWithEtag(req, res, { ...withAvatarUrl(result.value.view), llmProvider: result.value.llmProvider });
   });
   return router;
 };

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import express, { Router, type Request, type RequestHandler, type Response } from 'express';
 import type { makeGetPublicBot } from '../../application/get-bot-config.ts';
+import { withAvatarUrl } from '../http/runtime-routes.ts';
 import { ownOrigin } from '../http/security.ts';
 import { pageSecurityHeaders } from './content-security.ts';
 import { HomeContent, NotAvailableContent, renderPage, type Assets } from './page-shell.tsx';
@@ -121,7 +122,7 @@ export const pageRoutes = (d: PageRouteDeps, options: PageOptions): Router => {
       return send(res, 404, { title: 'Bot not available', name: 'unavailable', assets, children: <NotAvailableContent /> });
     }
     const { view, llmProvider } = found.value;
-    send(res, 200, { title: view.name, name: 'public-chat', assets, props: { bot: view, provider: llmProvider } });
+    send(res, 200, { title: view.name, name: 'public-chat', assets, props: { bot: withAvatarUrl(view), provider: llmProvider } });
   });
 
   return router;
