@@ -1,8 +1,8 @@
 import { Router, type Request, type Response } from 'express';
 import type { makeRegisterUser } from '../../application/register-user.ts';
 import type { makeSignIn } from '../../application/sign-in.ts';
-import { registerErrorReply, reply, signInErrorReply } from './http-errors.ts';
-import { isFormContentType, isJsonContentType, parseJson, readRawBody, refuseTooLarge } from './request-body.ts';
+import { invalidJsonReply, PROTOCOL, registerErrorReply, reply, signInErrorReply, tooLargeReply } from './http-errors.ts';
+import { isFormContentType, isJsonContentType, parseJson, readRawBody } from './request-body.ts';
 import { credentialsBody, registerBody, signOutBody } from './schemas.ts';
 import { ownOrigin, requireSameOrigin, safeCallbackUrl, type CsrfTokens } from './security.ts';
 import { jsonBody, withRequestSchemas } from './validated.ts';
@@ -32,7 +32,7 @@ const REGISTER_BODY_LIMIT = 16 * 1024;
 const readAuthForm = async (req: Request, res: Response): Promise<Record<string, unknown> | null> => {
   const body = await readRawBody(req, AUTH_BODY_LIMIT);
   if (body.kind === 'too_large') {
-    refuseTooLarge(res, { error: 'request_too_large' });
+    reply(res, tooLargeReply('code'));
     return null;
   }
   if (isFormContentType(req)) return Object.fromEntries(new URLSearchParams(body.raw.toString('utf8')));
@@ -41,7 +41,7 @@ const readAuthForm = async (req: Request, res: Response): Promise<Record<string,
     if (parsed.kind === 'ok' && parsed.value !== null && typeof parsed.value === 'object' && !Array.isArray(parsed.value)) {
       return parsed.value as Record<string, unknown>;
     }
-    res.status(400).json({ error: 'Invalid JSON body' });
+    reply(res, invalidJsonReply('owner'));
     return null;
   }
   return {};
@@ -95,7 +95,7 @@ export const authRoutes = (d: AuthRouteDeps): Router => {
       const body = credentialsBody.safeParse(form);
       const fields = body.success ? body.data : {};
       if (!d.csrf.matches(req, fields.csrfToken)) {
-        res.status(403).json({ error: 'MissingCSRF' });
+        reply(res, PROTOCOL.missingCsrf);
         return;
       }
       const origin = ownOrigin(req, d.publicUrl);
@@ -143,7 +143,7 @@ export const authRoutes = (d: AuthRouteDeps): Router => {
       if (!form) return;
       const body = signOutBody.safeParse(form);
       if (!d.csrf.matches(req, body.success ? body.data.csrfToken : undefined)) {
-        res.status(403).json({ error: 'MissingCSRF' });
+        reply(res, PROTOCOL.missingCsrf);
         return;
       }
       // Destroyed in the store: the old cookie stops working at once.

@@ -6,6 +6,7 @@ import { errorSummary } from '../logger.ts';
 import { authRoutes, type AuthRouteDeps } from './auth-routes.ts';
 import { botRoutes, type BotRouteDeps } from './bot-routes.ts';
 import { chatRoutes } from './chat-routes.ts';
+import { PROTOCOL, reply, undecodablePathReply } from './http-errors.ts';
 import { renderDocsPage } from './api-docs-page.ts';
 import { buildOpenApiDocument, DOCS_OPERATIONS, OPERATIONS } from './openapi.ts';
 import { requireUser } from './owner-auth.ts';
@@ -44,13 +45,6 @@ export type UseCases = Omit<AuthRouteDeps, 'csrf' | 'secureCookies' | 'sessionCo
 
 const SESSION_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
 
-/** A path parameter that does not even decode (`%ZZ`) names nothing: each surface's own 404. */
-const undecodablePathBody = (path: string) => {
-  if (path.startsWith('/api/chat/')) return { error: 'bot_not_found' };
-  if (/^\/api\/(bots|notifications|account)\//.test(path)) return { error: 'Not found' };
-  return { error: 'not_found' };
-};
-
 const isClientError = (error: unknown): error is { status: number } => {
   const status = (error as { status?: unknown })?.status;
   return typeof status === 'number' && status >= 400 && status < 500;
@@ -64,19 +58,19 @@ const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
   }
   if (error instanceof ServiceUnavailableError) {
     req.log?.warn({ error: errorSummary(error.cause ?? error) }, 'database unavailable');
-    res.status(503).set('Retry-After', '5').json({ error: 'service_unavailable' });
+    reply(res, PROTOCOL.serviceUnavailable);
     return;
   }
   if (error instanceof URIError) {
-    res.status(404).json(undecodablePathBody(req.path));
+    reply(res, undecodablePathReply(req.path));
     return;
   }
   if (isClientError(error)) {
-    res.status(error.status).json({ error: 'bad_request' });
+    reply(res, { ...PROTOCOL.badRequest, status: error.status });
     return;
   }
   req.log?.error({ error: errorSummary(error), stack: (error as Error)?.stack }, 'unexpected failure');
-  res.status(500).json({ error: 'internal_error' });
+  reply(res, PROTOCOL.internalError);
 };
 
 export const buildApp = (useCases: UseCases, options: AppOptions): Express => {
@@ -94,7 +88,7 @@ export const buildApp = (useCases: UseCases, options: AppOptions): Express => {
   });
   app.get('/readyz', async (_req, res) => {
     if (await options.isReady()) res.json({ status: 'ready' });
-    else res.status(503).set('Retry-After', '5').json({ error: 'service_unavailable' });
+    else reply(res, PROTOCOL.serviceUnavailable);
   });
 
   // The public hot paths first, so they skip matching every cookie route below.
@@ -150,9 +144,7 @@ export const buildApp = (useCases: UseCases, options: AppOptions): Express => {
 
   app.use(pageRoutes(useCases, { sessions, publicUrl: options.publicUrl }));
 
-  app.use((_req, res) => {
-    res.status(404).json({ error: 'not_found' });
-  });
+  app.use((_req, res) => reply(res, PROTOCOL.notFound));
   app.use(errorHandler);
   return app;
 };

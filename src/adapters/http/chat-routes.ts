@@ -1,6 +1,6 @@
 import { Router } from 'express';
 import type { makeSendChatMessage } from '../../application/send-chat-message.ts';
-import { chatErrorReply, reply } from './http-errors.ts';
+import { chatErrorReply, PROTOCOL, reply } from './http-errors.ts';
 import { isJsonContentType } from './request-body.ts';
 import { chatBody } from './schemas.ts';
 import { jsonBody } from './validated.ts';
@@ -16,8 +16,8 @@ export const chatRoutes = (d: { sendChatMessage: ReturnType<typeof makeSendChatM
   router.post(
     '/:botId',
     (req, res, next) => {
-      if (!isJsonContentType(req)) return reply(res, { status: 415, body: { error: 'unsupported_media_type' } });
-      if (!header(req.headers['x-llm-api-key'])) return reply(res, { status: 400, body: { error: 'missing_llm_key' } });
+      if (!isJsonContentType(req)) return reply(res, PROTOCOL.unsupportedMediaType);
+      if (!header(req.headers['x-llm-api-key'])) return reply(res, PROTOCOL.missingLlmKey);
       next();
     },
     jsonBody({ schema: chatBody, limit: CHAT_BODY_LIMIT, style: 'code' }, async (req, res, body) => {

@@ -23,6 +23,43 @@ export interface HttpReply {
   headers?: Record<string, string>;
 }
 
+// ---------------------------------------------------------------- protocol refusals
+// What is refused before any use case runs: media type, size, JSON, session, origin,
+// CSRF, unknown paths, the database being down. Each surface keeps its own body style.
+
+/** Error bodies by surface: register and the owner API use sentences, chat and v1 codes. */
+export type ErrorStyle = 'owner' | 'code';
+
+export const PROTOCOL = {
+  unsupportedMediaType: { status: 415, body: { error: 'unsupported_media_type' } },
+  missingLlmKey: { status: 400, body: { error: 'missing_llm_key' } },
+  unauthorized: { status: 401, body: { error: 'Unauthorized' } },
+  /** A state-changing request whose Origin is not ours. */
+  forbiddenOrigin: { status: 403, body: { error: 'Forbidden' } },
+  missingCsrf: { status: 403, body: { error: 'MissingCSRF' } },
+  notFound: { status: 404, body: { error: 'not_found' } },
+  badRequest: { status: 400, body: { error: 'bad_request' } },
+  internalError: { status: 500, body: { error: 'internal_error' } },
+  serviceUnavailable: { status: 503, body: { error: 'service_unavailable' }, headers: { 'Retry-After': '5' } },
+} satisfies Record<string, HttpReply>;
+
+const BODY_REFUSALS = {
+  owner: { invalidJson: { error: 'Invalid JSON body' }, tooLarge: { error: 'Request body too large' } },
+  code: { invalidJson: { error: 'invalid_json' }, tooLarge: { error: 'request_too_large' } },
+} as const;
+
+export const invalidJsonReply = (style: ErrorStyle): HttpReply => ({ status: 400, body: BODY_REFUSALS[style].invalidJson });
+
+/** 413, and the connection closes once it is written: a client still streaming gets the status, and we stop receiving. */
+export const tooLargeReply = (style: ErrorStyle): HttpReply => ({ status: 413, body: BODY_REFUSALS[style].tooLarge, headers: { Connection: 'close' } });
+
+/** A path parameter that does not even decode (`%ZZ`) names nothing: each surface's own 404. */
+export const undecodablePathReply = (path: string): HttpReply => {
+  if (path.startsWith('/api/chat/')) return { status: 404, body: { error: 'bot_not_found' } };
+  if (/^\/api\/(bots|notifications|account)\//.test(path)) return { status: 404, body: { error: 'Not found' } };
+  return PROTOCOL.notFound;
+};
+
 export const reply = (res: Response, { status, body, headers }: HttpReply) => {
   if (headers) res.set(headers);
   // The metrics count refusals and blocked messages from it (adapters/metrics).
@@ -92,7 +129,7 @@ export const ownerErrorReply = (error: BotOverviewError | OwnerError): HttpReply
 };
 
 /** Register and the owner API say 'Validation failed'; chat and v1 say 'validation_failed'. */
-export const validationReply = (error: z.ZodError, style: 'owner' | 'code' = 'owner'): HttpReply => ({
+export const validationReply = (error: z.ZodError, style: ErrorStyle = 'owner'): HttpReply => ({
   status: 400,
   body: { error: style === 'owner' ? 'Validation failed' : 'validation_failed', details: validationDetails(error) },
 });

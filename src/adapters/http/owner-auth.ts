@@ -1,9 +1,10 @@
 import type { NextFunction, Request, Response } from 'express';
+import { PROTOCOL, reply } from './http-errors.ts';
 
 /** Cookie-authenticated routes: 401 without a live session. */
 export const requireUser = (req: Request, res: Response, next: NextFunction) => {
   if (req.session?.userId) return next();
-  res.status(401).json({ error: 'Unauthorized' });
+  reply(res, PROTOCOL.unauthorized);
 };
 
 export const currentUserId = (req: Request): string => {

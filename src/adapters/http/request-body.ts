@@ -1,4 +1,4 @@
-import type { Request, Response } from 'express';
+import type { Request } from 'express';
 
 export type RawBody = { kind: 'ok'; raw: Buffer } | { kind: 'too_large' };
 
@@ -37,15 +37,6 @@ export const readRawBody = (req: Request, limit: number): Promise<RawBody> => {
       }
     });
   });
-};
-
-/**
- * Answers 413 and closes the connection once the answer is written, so a client still
- * streaming its body gets the status instead of a reset, and we stop receiving.
- */
-export const refuseTooLarge = (res: Response, body: object) => {
-  res.setHeader('Connection', 'close');
-  res.status(413).json(body);
 };
 
 export type ParsedJson = { kind: 'ok'; value: unknown } | { kind: 'invalid' };

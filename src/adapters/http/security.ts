@@ -1,5 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { PROTOCOL, reply } from './http-errors.ts';
 
 export const parseCookies = (header: string | undefined): Map<string, string> => {
   const cookies = new Map<string, string>();
@@ -33,7 +34,7 @@ export const requireSameOrigin =
     const origin = req.headers.origin;
     if (origin === undefined) return next();
     if (origin === ownOrigin(req, options.publicUrl) || options.allowedOrigins.includes(origin)) return next();
-    res.status(403).json({ error: 'Forbidden' });
+    reply(res, PROTOCOL.forbiddenOrigin);
   };
 
 /**

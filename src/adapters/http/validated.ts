@@ -1,7 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
 import type { z } from 'zod';
-import { reply, validationReply } from './http-errors.ts';
-import { parseJson, readRawBody, refuseTooLarge } from './request-body.ts';
+import { invalidJsonReply, reply, tooLargeReply, validationReply, type ErrorStyle } from './http-errors.ts';
+import { parseJson, readRawBody } from './request-body.ts';
 
 /**
  * The schemas a handler validates with, attached to the handler itself. The OpenAPI
@@ -22,17 +22,6 @@ export const withRequestSchemas = <H extends RequestHandler>(schemas: RequestSch
   Object.assign(handler, { [REQUEST_SCHEMAS]: schemas });
 
 /**
- * Error bodies differ by surface: register and the owner API use sentences
- * ('Invalid JSON body'), chat and v1 use codes ('invalid_json').
- */
-export type ErrorStyle = 'owner' | 'code';
-
-const ERROR_BODIES = {
-  owner: { invalidJson: { error: 'Invalid JSON body' }, tooLarge: { error: 'Request body too large' } },
-  code: { invalidJson: { error: 'invalid_json' }, tooLarge: { error: 'request_too_large' } },
-} as const;
-
-/**
  * A JSON route: the body is read up to `limit` bytes (413 past it), parsed (400 on bad
  * JSON) and validated with `schema` (400 with details), then handed over typed.
  */
@@ -41,11 +30,10 @@ export const jsonBody = <S extends z.ZodType>(
   handler: (req: Request, res: Response, body: z.output<S>) => Promise<void> | void,
 ): RequestHandler =>
   withRequestSchemas({ body: options.schema }, async (req, res) => {
-    const errors = ERROR_BODIES[options.style];
     const raw = await readRawBody(req, options.limit);
-    if (raw.kind === 'too_large') return refuseTooLarge(res, errors.tooLarge);
+    if (raw.kind === 'too_large') return reply(res, tooLargeReply(options.style));
     const json = parseJson(raw.raw);
-    if (json.kind === 'invalid') return reply(res, { status: 400, body: errors.invalidJson });
+    if (json.kind === 'invalid') return reply(res, invalidJsonReply(options.style));
     const parsed = options.schema.safeParse(json.value);
     if (!parsed.success) return reply(res, validationReply(parsed.error, options.style));
     await handler(req, res, parsed.data);
