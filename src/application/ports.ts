@@ -129,6 +129,14 @@ export interface LockedConversation {
   tail: ChatMessage[];
 }
 
+/** What a transcript save does besides storing messages: named by the use case, done by the repository with the save. */
+export interface SaveEffects {
+  /** Added to the bot's totals. */
+  botTotals: { conversations: number; messages: number };
+  /** A notification for the owner (the save that starts a conversation sends one). */
+  notify: { userId: string; kind: NotificationKind; payload: Record<string, unknown> } | null;
+}
+
 export interface ConversationRepository {
   /**
    * Inserts (bot, sessionId) unless present, then locks the row for this transaction; returns
@@ -136,11 +144,10 @@ export interface ConversationRepository {
    */
   startOrLock(botId: string, sessionId: string, now: Date, tailLength?: number): Promise<LockedConversation>;
   /**
-   * Appends the messages after the stored ones and adds them to the bot's message total. The
-   * save that `started` the conversation also counts it in the bot's conversation total and
-   * notifies the owner (`conversation_started`). Returns the conversation as updated.
+   * Appends the messages after the stored ones and carries out the `effects` the use case
+   * names, all in one statement. Returns the conversation as updated.
    */
-  append(conversation: Conversation, messages: ChatMessage[], now: Date, options?: { started: boolean }): Promise<Conversation>;
+  append(conversation: Conversation, messages: ChatMessage[], now: Date, effects?: SaveEffects): Promise<Conversation>;
   belongsToBot(conversationId: string, botId: string): Promise<boolean>;
   list(botId: string, page: PageRequest): Promise<Page<ConversationSummary>>;
   get(botId: string, conversationId: string): Promise<{ conversation: Conversation; messages: StoredMessage[] } | null>;

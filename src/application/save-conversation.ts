@@ -48,8 +48,12 @@ export const makeSaveConversation =
       const { conversation, created, tail } = await tx.conversations.startOrLock(bot.id, sessionId, now, messages.length);
       const fresh = messagesToAppend(tail, messages);
       if (conversation.messageCount + fresh.length > MAX_CONVERSATION_MESSAGES) return err({ type: 'conversation_full' as const });
-      // Also counts them (and a new conversation) in the bot's totals and notifies the owner of a new one.
-      await tx.conversations.append(conversation, fresh, now, { started: created });
+      await tx.conversations.append(conversation, fresh, now, {
+        botTotals: { conversations: created ? 1 : 0, messages: fresh.length },
+        notify: created
+          ? { userId: bot.userId, kind: 'conversation_started', payload: { botId: bot.id, conversationId: conversation.id, sessionId } }
+          : null,
+      });
       return ok({ conversationId: conversation.id, created, appended: fresh.length });
     });
   };

@@ -19,6 +19,13 @@ const NOW = new Date('2025-03-01T10:00:00.000Z');
 const later = (ms: number) => new Date(NOW.getTime() + ms);
 
 const user = (content: string): ChatMessage => ({ role: 'user', content });
+/** The effects SaveConversation names: count the messages (and the conversation when it started), notify when it started. */
+const saveEffects = (fixture: { botId: string; ownerId: string }, conversation: { id: string; sessionId: string }, started: boolean, messages: number) => ({
+  botTotals: { conversations: started ? 1 : 0, messages },
+  notify: started
+    ? { userId: fixture.ownerId, kind: 'conversation_started' as const, payload: { botId: fixture.botId, conversationId: conversation.id, sessionId: conversation.sessionId } }
+    : null,
+});
 const assistant = (content: string): ChatMessage => ({ role: 'assistant', content });
 
 export const conversationRepositoryContract = (makeSubject: () => Promise<ConversationRepositoryFixture>) => {
@@ -70,23 +77,25 @@ export const conversationRepositoryContract = (makeSubject: () => Promise<Conver
     });
 
     it('returns the conversation unchanged when appending nothing, counting and notifying nothing', async () => {
-      const { subject, botId, ownerId, bots, notifications } = await makeSubject();
+      const fixture = await makeSubject();
+      const { subject, botId, ownerId, bots, notifications } = fixture;
       const { conversation } = await subject.startOrLock(botId, randomUUID(), NOW);
-      const withMessages = await subject.append(conversation, [user('Hi')], later(1000));
+      const withMessages = await subject.append(conversation, [user('Hi')], later(1000), saveEffects(fixture, conversation, false, 1));
       expect(await subject.append(withMessages, [], later(9000))).toEqual(withMessages);
-      expect(await subject.append(withMessages, [], later(9000), { started: false })).toEqual(withMessages);
+      expect(await subject.append(withMessages, [], later(9000), saveEffects(fixture, conversation, false, 0))).toEqual(withMessages);
       expect((await subject.get(botId, conversation.id))?.conversation).toEqual(withMessages);
       expect(await bots.stats(botId)).toMatchObject({ totalConversations: 0, totalMessages: 1 });
       expect((await notifications.list(ownerId, { limit: 10, cursor: null }, false)).items).toEqual([]);
     });
 
-    it('counts appended messages in the bot’s totals; the starting save also counts the conversation and notifies the owner', async () => {
-      const { subject, botId, otherBotId, ownerId, bots, notifications } = await makeSubject();
+    it('carries out the named effects with the save: the bot’s totals, and the owner’s notification', async () => {
+      const fixture = await makeSubject();
+      const { subject, botId, otherBotId, ownerId, bots, notifications } = fixture;
       const sessionId = randomUUID();
       const { conversation } = await subject.startOrLock(botId, sessionId, NOW);
-      const started = await subject.append(conversation, [user('Hi'), assistant('Hello!')], later(1000), { started: true });
-      const next = await subject.append(started, [user('Rust?')], later(2000), { started: false });
-      await subject.append(next, [assistant('Daily.')], later(3000));
+      const started = await subject.append(conversation, [user('Hi'), assistant('Hello!')], later(1000), saveEffects(fixture, conversation, true, 2));
+      const next = await subject.append(started, [user('Rust?')], later(2000), saveEffects(fixture, conversation, false, 1));
+      await subject.append(next, [assistant('Daily.')], later(3000), saveEffects(fixture, conversation, false, 1));
       expect(await bots.stats(botId)).toMatchObject({ totalConversations: 1, totalMessages: 4 });
       expect(await bots.stats(otherBotId)).toMatchObject({ totalConversations: 0, totalMessages: 0 });
       expect((await notifications.list(ownerId, { limit: 10, cursor: null }, false)).items).toEqual([
@@ -102,9 +111,10 @@ export const conversationRepositoryContract = (makeSubject: () => Promise<Conver
     });
 
     it('counts and notifies a starting save even without messages, leaving the conversation as it was', async () => {
-      const { subject, botId, ownerId, bots, notifications } = await makeSubject();
+      const fixture = await makeSubject();
+      const { subject, botId, ownerId, bots, notifications } = fixture;
       const { conversation } = await subject.startOrLock(botId, randomUUID(), NOW);
-      expect(await subject.append(conversation, [], later(1000), { started: true })).toEqual(conversation);
+      expect(await subject.append(conversation, [], later(1000), saveEffects(fixture, conversation, true, 0))).toEqual(conversation);
       expect(await bots.stats(botId)).toMatchObject({ totalConversations: 1, totalMessages: 0 });
       expect((await notifications.list(ownerId, { limit: 10, cursor: null }, false)).items).toHaveLength(1);
     });

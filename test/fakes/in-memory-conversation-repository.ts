@@ -5,6 +5,7 @@ import type {
   LockedConversation,
   NotificationRepository,
   PageRequest,
+  SaveEffects,
 } from '../../src/application/ports.ts';
 import { newestFirst, toPage } from '../../src/adapters/persistence/keyset.ts';
 import type { ChatMessage, Conversation, Page, StoredMessage } from '../../src/domain/types.ts';
@@ -40,8 +41,8 @@ export class InMemoryConversationRepository implements ConversationRepository {
     return { conversation: { ...conversation }, created: true, tail: [] };
   }
 
-  async append(conversation: Conversation, messages: ChatMessage[], now: Date, options = { started: false }): Promise<Conversation> {
-    if (messages.length === 0 && !options.started) return conversation;
+  async append(conversation: Conversation, messages: ChatMessage[], now: Date, effects?: SaveEffects): Promise<Conversation> {
+    if (messages.length === 0 && !effects) return conversation;
     const stored = this.conversations.find((c) => c.id === conversation.id);
     if (!stored) throw new Error(`conversation ${conversation.id} does not exist`);
     if (messages.length > 0) {
@@ -49,13 +50,9 @@ export class InMemoryConversationRepository implements ConversationRepository {
       stored.messageCount += messages.length;
       stored.lastMessageAt = new Date(now);
     }
-    const bot = await this.d.bots.findById(stored.botId);
-    if (bot) {
-      this.d.bots.addToCounters(bot.id, options.started ? 1 : 0, messages.length);
-      if (options.started) {
-        const payload = { botId: bot.id, conversationId: stored.id, sessionId: stored.sessionId };
-        await this.d.notifications.add(bot.userId, 'conversation_started', payload, now);
-      }
+    if (effects) {
+      this.d.bots.addToCounters(stored.botId, effects.botTotals.conversations, effects.botTotals.messages);
+      if (effects.notify) await this.d.notifications.add(effects.notify.userId, effects.notify.kind, effects.notify.payload, now);
     }
     return { ...stored };
   }

@@ -1,4 +1,4 @@
-import type { ConversationRepository, ConversationSummary, LockedConversation, PageRequest } from '../../application/ports.ts';
+import type { ConversationRepository, ConversationSummary, LockedConversation, PageRequest, SaveEffects } from '../../application/ports.ts';
 import { isUuid } from '../../domain/pagination.ts';
 import type { ChatMessage, ChatRole, Conversation, Page, StoredMessage } from '../../domain/types.ts';
 import { prepared, type Queryable } from './db.ts';
@@ -76,9 +76,10 @@ const TAIL = `
   ) AS last_messages
   ORDER BY position`;
 // One statement for the whole save: the messages (positions continue from the stored count,
-// which the UPDATE reads under its row lock), the bot's totals and, for the save that started
-// the conversation, the owner's notification. Nothing happens when the conversation is gone.
-// $1 conversation, $2 roles, $3 contents, $4 now, $5 started.
+// which the UPDATE reads under its row lock), and the effects the use case named: the bot's
+// totals and the owner's notification. Nothing happens when the conversation is gone.
+// $1 conversation, $2 roles, $3 contents, $4 now, $5 conversations and $6 messages to add to
+// the bot's totals, $7 the user to notify (or null), $8 the kind, $9 the payload.
 const APPEND = prepared(
   'conversation-append',
   `WITH updated AS (
@@ -93,15 +94,12 @@ const APPEND = prepared(
     FROM updated, unnest($2::text[], $3::text[]) WITH ORDINALITY AS m(role, content, ordinality)
   ), counted AS (
     UPDATE bots AS b SET
-      total_conversations = b.total_conversations + $5::boolean::int,
-      total_messages = b.total_messages + cardinality($2::text[])
-    FROM updated WHERE b.id = updated.bot_id
-    RETURNING b.user_id, updated.bot_id, updated.id AS conversation_id, updated.session_id
+      total_conversations = b.total_conversations + $5::int,
+      total_messages = b.total_messages + $6::int
+    FROM updated WHERE b.id = updated.bot_id AND ($5::int <> 0 OR $6::int <> 0)
   ), notified AS (
     INSERT INTO notifications (user_id, kind, payload, created_at)
-    SELECT user_id, 'conversation_started',
-      jsonb_build_object('botId', bot_id, 'conversationId', conversation_id, 'sessionId', session_id), $4
-    FROM counted WHERE $5::boolean
+    SELECT $7::uuid, $8::text, $9::jsonb, $4 FROM updated WHERE $7::uuid IS NOT NULL
   )
   SELECT ${CONVERSATION_COLUMNS} FROM updated`,
 );
@@ -119,6 +117,9 @@ const LIST = `
 const FIND = `SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE id = $1 AND bot_id = $2`;
 const MESSAGES = 'SELECT role, content, created_at FROM conversation_messages WHERE conversation_id = $1 ORDER BY position';
 
+const NO_EFFECTS: SaveEffects = { botTotals: { conversations: 0, messages: 0 }, notify: null };
+const hasEffects = (effects: SaveEffects) => effects.notify !== null || effects.botTotals.conversations !== 0 || effects.botTotals.messages !== 0;
+
 export class PgConversationRepository implements ConversationRepository {
   constructor(private readonly q: Queryable) {}
 
@@ -135,14 +136,18 @@ export class PgConversationRepository implements ConversationRepository {
     return { conversation, created: row.created, tail: current ? tail : await this.tail(conversation.id, wanted) };
   }
 
-  async append(conversation: Conversation, messages: ChatMessage[], now: Date, options = { started: false }): Promise<Conversation> {
-    if (messages.length === 0 && !options.started) return conversation;
+  async append(conversation: Conversation, messages: ChatMessage[], now: Date, effects: SaveEffects = NO_EFFECTS): Promise<Conversation> {
+    if (messages.length === 0 && !hasEffects(effects)) return conversation;
     const { rows } = await this.q.query<ConversationRow>(APPEND, [
       conversation.id,
       messages.map((message) => message.role),
       messages.map((message) => message.content),
       now,
-      options.started,
+      effects.botTotals.conversations,
+      effects.botTotals.messages,
+      effects.notify?.userId ?? null,
+      effects.notify?.kind ?? null,
+      effects.notify ? JSON.stringify(effects.notify.payload) : null,
     ]);
     if (!rows[0]) throw new Error(`conversation ${conversation.id} does not exist`);
     return rowToConversation(rows[0]);
