@@ -75,7 +75,6 @@ export const pgRepositories = (q: Queryable): Repositories => ({
   leads: new PgLeadRepository(q),
   notifications: new PgNotificationRepository(q),
   embeddings: new PgEmbeddingCache(q),
-  limits: new PgRateLimiter(q),
 });
 
 export const llmGateways = (config: Config, metrics?: ServiceMetrics): Record<LlmProvider, LlmGateway> => {
@@ -161,7 +160,7 @@ export const createService = async (deps: ServiceDeps) => {
       getBotAvatar: makeGetBotAvatar({ bots: repos.bots }),
       getPublicBot: makeGetPublicBot({ bots: repos.bots }),
       retrieveKnowledge: makeRetrieveKnowledge({ limiter, gateway: embeddingGateway, cache: repos.embeddings, clock }),
-      saveConversation: makeSaveConversation({ transactor, clock }),
+      saveConversation: makeSaveConversation({ limiter, transactor, clock }),
       captureLead: makeCaptureLead({
         limiter,
         transactor,

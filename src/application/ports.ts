@@ -190,8 +190,6 @@ export interface Repositories {
   leads: LeadRepository;
   notifications: NotificationRepository;
   embeddings: EmbeddingCache;
-  /** The shared rate limiter, so a use case can spend a request in its own transaction. */
-  limits: RateLimiter;
 }
 
 /** Runs `work` in one database transaction over repositories bound to it. */

@@ -2,7 +2,7 @@ import { effectiveRateLimits } from '../domain/bot-rules.ts';
 import { err, ok, type Result } from '../domain/result.ts';
 import { messagesToAppend } from '../domain/transcript.ts';
 import type { Bot, ChatMessage } from '../domain/types.ts';
-import type { Clock, RateLimitScope, Transactor } from './ports.ts';
+import type { Clock, RateLimiter, RateLimitScope, Transactor } from './ports.ts';
 
 /** A save that would take a conversation past this is refused whole. */
 export const MAX_CONVERSATION_MESSAGES = 2_000;
@@ -32,18 +32,18 @@ export const conversationsBucket = (botId: string) => `v1:conversations:${botId}
  * Upserts the (bot, session) conversation and appends only what it does not already end
  * with, in one transaction that holds the conversation's row lock: concurrent or retried
  * saves of one session neither duplicate messages nor start a second conversation. The
- * rate limit is spent in the same transaction (one commit for both; a refusal writes nothing).
+ * rate limit is spent first, as for leads and knowledge (a refusal writes nothing).
  */
 export const makeSaveConversation =
-  (d: { transactor: Transactor; clock: Clock }) =>
+  (d: { limiter: RateLimiter; transactor: Transactor; clock: Clock }) =>
   async (input: SaveConversationInput): Promise<Result<SavedConversation, SaveConversationError>> => {
     const { bot, sessionId, messages } = input;
     if (!bot.isActive) return err({ type: 'bot_not_found' });
+    const admission = await d.limiter.consume(conversationsBucket(bot.id), effectiveRateLimits(bot), d.clock.now());
+    if (!admission.allowed) return err({ type: 'rate_limited', scope: admission.scope, resetAt: admission.resetAt });
 
     return d.transactor.transaction(async (tx) => {
       const now = d.clock.now();
-      const admission = await tx.limits.consume(conversationsBucket(bot.id), effectiveRateLimits(bot), now);
-      if (!admission.allowed) return err({ type: 'rate_limited' as const, scope: admission.scope, resetAt: admission.resetAt });
 
       const { conversation, created, tail } = await tx.conversations.startOrLock(bot.id, sessionId, now, messages.length);
       const fresh = messagesToAppend(tail, messages);

@@ -23,9 +23,8 @@ export const inMemoryRepositories = () => {
     leads,
     notifications,
     embeddings: new InMemoryEmbeddingCache(),
-    limits: new InMemoryRateLimiter(),
   } satisfies Repositories;
   /** No isolation or rollback: unit tests run one use case at a time. */
   const transactor: Transactor = { transaction: (work) => work(repos) };
-  return { ...repos, repos, transactor };
+  return { ...repos, repos, transactor, limits: new InMemoryRateLimiter() };
 };
