@@ -6,7 +6,7 @@ import { browserAvailable } from '../support/browser.ts';
 import { fakeReply } from '../support/fake-llm-provider.ts';
 import { startHostSite, type HostSite } from '../support/host-page-server.ts';
 import { signedInClient, validBot } from '../support/http-client.ts';
-import { expectNoProblems, openTab, shoot, signInThroughPages, startPagesWorld, tabTo, type PagesWorld, type Tab } from '../support/pages.ts';
+import { axeViolations, expectNoProblems, openTab, shoot, signInThroughPages, startPagesWorld, tabTo, type PagesWorld, type Tab } from '../support/pages.ts';
 
 const KEY_CANARY = 'sk-canary-WIDGET-visitor-key-0123456789abcdef';
 const HOSTILE_REPLY = 'Sure.\n<img src=x onerror="window.__pwned=1"> [click](javascript:window.__pwned=2)';
@@ -109,6 +109,7 @@ describe.runIf(browserAvailable())('the widgets on another origin, in Chromium',
     expect(await w.launcher.evaluate((button) => getComputedStyle(button).backgroundColor)).toBe('rgb(170, 51, 0)');
     expect(await w.dialog.locator('img.avatar').getAttribute('src')).toBe(`${world.app.baseUrl}/api/avatars/${botId}.svg`);
     await shoot(page, 'widget-managed');
+    expect(await axeViolations(page)).toEqual([]);
 
     // The key stays in the host tab's sessionStorage; nothing else holds it.
     expect(await page.evaluate(() => sessionStorage.getItem('careerbot:llm-key:openai'))).toBe(KEY_CANARY);
@@ -228,6 +229,7 @@ describe.runIf(browserAvailable())('the widgets on another origin, in Chromium',
     await page.getByRole('button', { name: 'Send e-mail' }).click();
     await page.getByText('Thank you: Grace Hopper will get back to you.').waitFor();
     await shoot(page, 'widget-self-hosted');
+    expect(await axeViolations(page)).toEqual([]);
 
     const conversations = (await grace.client.get('/api/bots/conversations')).json.items;
     expect(conversations).toHaveLength(1);
