@@ -4,17 +4,18 @@ import tseslint from 'typescript-eslint';
 
 // Imports point inward only: domain <- application <- adapters. main.ts and
 // the scripts compose everything; tests may import anything.
-const inward = (forbidden) => ({
-  'no-restricted-imports': [
-    'error',
-    {
-      patterns: forbidden.map((layer) => ({
-        group: [`**/${layer}/**`, `**/${layer}`],
-        message: `Imports point inward: this layer must not depend on ${layer}.`,
-      })),
-    },
-  ],
-});
+const inwardPatterns = (forbidden) =>
+  forbidden.map((layer) => ({
+    group: [`**/${layer}/**`, `**/${layer}`],
+    message: `Imports point inward: this layer must not depend on ${layer}.`,
+  }));
+// The guardrails are used only through their public entry (checkVisitorMessage,
+// sanitizeReply, BLOCK_REASONS); their insides import each other freely.
+const GUARDRAILS_ENTRY_ONLY = {
+  group: ['**/guardrails/*', '!**/guardrails/index.ts'],
+  message: 'Use the guardrails through their public entry, domain/guardrails/index.ts.',
+};
+const restricted = (...patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
 
 export default tseslint.config(
   { ignores: ['node_modules/**', '.data/**', 'coverage/**', 'dist/**', 'packages/*/dist/**', 'test-artifacts/**'] },
@@ -33,15 +34,13 @@ export default tseslint.config(
     files: ['test/**/*.ts', 'scripts/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
-  { files: ['src/domain/**/*.ts'], rules: inward(['application', 'adapters']) },
-  { files: ['src/application/**/*.ts'], rules: inward(['adapters']) },
+  { files: ['src/domain/**/*.ts'], rules: restricted(...inwardPatterns(['application', 'adapters']), GUARDRAILS_ENTRY_ONLY) },
+  { files: ['src/domain/guardrails/**/*.ts'], rules: restricted(...inwardPatterns(['application', 'adapters'])) },
+  { files: ['src/application/**/*.ts'], rules: restricted(...inwardPatterns(['adapters']), GUARDRAILS_ENTRY_ONLY) },
   {
-    files: ['src/adapters/**/*.ts'],
-    rules: {
-      'no-restricted-imports': [
-        'error',
-        { patterns: [{ group: ['**/main', '**/main.ts'], message: 'Only main.ts composes the service.' }] },
-      ],
-    },
+    files: ['src/adapters/**/*.ts', 'src/adapters/**/*.tsx', 'src/*.ts', 'scripts/**/*.ts', 'packages/**/*.ts'],
+    rules: restricted({ group: ['**/main', '**/main.ts'], message: 'Only main.ts composes the service.' }, GUARDRAILS_ENTRY_ONLY),
   },
+  // main.ts and the scripts compose the service: they may import main.ts itself.
+  { files: ['src/main.ts', 'scripts/**/*.ts'], rules: restricted(GUARDRAILS_ENTRY_ONLY) },
 );

@@ -7,8 +7,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
 import { fileURLToPath } from 'node:url';
-import { BLOCK_REASONS, checkVisitorMessage } from '../src/domain/message-filter.ts';
-import type { BlockReason } from '../src/domain/message-filter.ts';
+import { BLOCK_REASONS, checkVisitorMessage } from '../src/domain/guardrails/index.ts';
+import type { BlockReason } from '../src/domain/guardrails/index.ts';
 
 const MAX_MESSAGE_CHARS = 8000;
 

@@ -1,6 +1,5 @@
 import { DEFAULT_RATE_LIMITS } from '../domain/bot-rules.ts';
-import { checkVisitorMessage, type BlockReason } from '../domain/message-filter.ts';
-import { sanitizeReply } from '../domain/output-filter.ts';
+import { checkVisitorMessage, sanitizeReply, type BlockReason } from '../domain/guardrails/index.ts';
 import { err, ok, type Result } from '../domain/result.ts';
 import { buildSystemPrompt } from '../domain/system-prompt.ts';
 import type { LlmProvider } from '../domain/types.ts';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { FALLBACK_REPLY, REMOVED, sanitizeReply } from '../../src/domain/output-filter.ts';
+import { FALLBACK_REPLY, REMOVED, sanitizeReply } from '../../src/domain/guardrails/index.ts';
 import { SYSTEM_PROMPT_RULES, buildSystemPrompt } from '../../src/domain/system-prompt.ts';
 
 const contextText = [

@@ -18,8 +18,8 @@ import {
   rot13,
   tokenize,
   UNKNOWN_WORD,
-} from './text-normalization.ts';
-import type { Tokens, Vocabulary } from './text-normalization.ts';
+} from './normalization.ts';
+import type { Tokens, Vocabulary } from './normalization.ts';
 import { Arena } from './arena.ts';
 
 /*
