@@ -8,7 +8,8 @@ export default defineConfig({
     globalSetup: ['test/support/global-setup.ts'],
     pool: 'forks',
     maxWorkers: 2,
-    testTimeout: 30_000,
+    // Generous: the browser and process tests run on shared two-core machines.
+    testTimeout: 60_000,
     hookTimeout: 60_000,
   },
 });
