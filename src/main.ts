@@ -160,7 +160,7 @@ export const createService = async (deps: ServiceDeps) => {
       getBotAvatar: makeGetBotAvatar({ bots: repos.bots }),
       getPublicBot: makeGetPublicBot({ bots: repos.bots }),
       retrieveKnowledge: makeRetrieveKnowledge({ limiter, gateway: embeddingGateway, cache: repos.embeddings, clock }),
-      saveConversation: makeSaveConversation({ limiter, transactor, clock }),
+      saveConversation: makeSaveConversation({ limiter, conversations: repos.conversations, transactor, clock }),
       captureLead: makeCaptureLead({
         limiter,
         transactor,

@@ -139,6 +139,12 @@ export interface SaveEffects {
 
 export interface ConversationRepository {
   /**
+   * Starts the (bot, session) conversation with these messages and carries out the effects,
+   * in one atomic step, unless the session has a conversation already: then it changes
+   * nothing and returns null. The caller chooses the id.
+   */
+  startWith(start: { id: string; botId: string; sessionId: string }, messages: ChatMessage[], now: Date, effects: SaveEffects): Promise<Conversation | null>;
+  /**
    * Inserts (bot, sessionId) unless present, then locks the row for this transaction; returns
    * it with its last `tailLength` messages (none by default), read after the lock was taken.
    */

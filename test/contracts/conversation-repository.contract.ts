@@ -119,6 +119,28 @@ export const conversationRepositoryContract = (makeSubject: () => Promise<Conver
       expect((await notifications.list(ownerId, { limit: 10, cursor: null }, false)).items).toHaveLength(1);
     });
 
+    it('starts a conversation with its messages and effects in one step, and does nothing for a session that has one', async () => {
+      const fixture = await makeSubject();
+      const { subject, botId, ownerId, bots, notifications } = fixture;
+      const start = { id: randomUUID(), botId, sessionId: randomUUID() };
+      const started = await subject.startWith(start, [user('Hi'), assistant('Hello!')], later(1000), saveEffects(fixture, start, true, 2));
+      expect(started).toEqual({ ...start, messageCount: 2, startedAt: later(1000), lastMessageAt: later(1000) });
+      expect((await subject.get(botId, start.id))?.messages.map((message) => message.content)).toEqual(['Hi', 'Hello!']);
+      expect(await bots.stats(botId)).toMatchObject({ totalConversations: 1, totalMessages: 2 });
+      expect((await notifications.list(ownerId, { limit: 10, cursor: null }, false)).items.map((item) => item.payload)).toEqual([
+        { botId, conversationId: start.id, sessionId: start.sessionId },
+      ]);
+
+      const again = { ...start, id: randomUUID() };
+      expect(await subject.startWith(again, [user('Hi again')], later(2000), saveEffects(fixture, again, true, 1))).toBeNull();
+      expect((await subject.get(botId, start.id))?.conversation.messageCount).toBe(2);
+      expect(await subject.get(botId, again.id)).toBeNull();
+      expect(await bots.stats(botId)).toMatchObject({ totalConversations: 1, totalMessages: 2 });
+      expect((await notifications.list(ownerId, { limit: 10, cursor: null }, false)).items).toHaveLength(1);
+      const locked = await subject.startOrLock(botId, start.sessionId, later(3000), 5);
+      expect(locked).toMatchObject({ created: false, tail: [user('Hi'), assistant('Hello!')] });
+    });
+
     it('gives the last messages with the conversation, oldest first', async () => {
       const { subject, botId } = await makeSubject();
       const sessionId = randomUUID();

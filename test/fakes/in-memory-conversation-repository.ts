@@ -41,6 +41,19 @@ export class InMemoryConversationRepository implements ConversationRepository {
     return { conversation: { ...conversation }, created: true, tail: [] };
   }
 
+  async startWith(
+    start: { id: string; botId: string; sessionId: string },
+    messages: ChatMessage[],
+    now: Date,
+    effects: SaveEffects,
+  ): Promise<Conversation | null> {
+    if (this.conversations.some((c) => c.botId === start.botId && c.sessionId === start.sessionId)) return null;
+    const conversation = { ...start, messageCount: 0, startedAt: new Date(now), lastMessageAt: new Date(now) };
+    this.conversations.push(conversation);
+    this.messages.set(conversation.id, []);
+    return this.append(conversation, messages, now, effects);
+  }
+
   async append(conversation: Conversation, messages: ChatMessage[], now: Date, effects?: SaveEffects): Promise<Conversation> {
     if (messages.length === 0 && !effects) return conversation;
     const stored = this.conversations.find((c) => c.id === conversation.id);

@@ -9,7 +9,7 @@ const a = (content: string): ChatMessage => ({ role: 'assistant', content });
 
 const setup = async () => {
   const f = await runtimeFixture();
-  const save = makeSaveConversation({ limiter: f.limiter, transactor: f.repos.transactor, clock: f.clock });
+  const save = makeSaveConversation({ limiter: f.limiter, conversations: f.repos.conversations, transactor: f.repos.transactor, clock: f.clock });
   const stored = async (conversationId: string) =>
     (await f.repos.conversations.get(f.bot.id, conversationId))!.messages.map(({ role, content }) => ({ role, content }));
   const notifications = async () => (await f.repos.notifications.list(f.owner.id, { limit: 100, cursor: null }, false)).items;

@@ -46,6 +46,21 @@ const rowToStoredMessage = (row: MessageRow): StoredMessage => ({
   createdAt: row.created_at,
 });
 
+/**
+ * The named effects of a save, as the last CTEs of its statement: add to the totals of the
+ * bot of the `source` row, and insert the notification when one is given. Parameters: `now`
+ * at $nowParam, then the totals and the notification from $first (see effectParams).
+ */
+const effectCtes = (source: string, nowParam: number, first: number) => `counted AS (
+    UPDATE bots AS b SET
+      total_conversations = b.total_conversations + $${first}::int,
+      total_messages = b.total_messages + $${first + 1}::int
+    FROM ${source} WHERE b.id = ${source}.bot_id AND ($${first}::int <> 0 OR $${first + 1}::int <> 0)
+  ), notified AS (
+    INSERT INTO notifications (user_id, kind, payload, created_at)
+    SELECT $${first + 2}::uuid, $${first + 3}::text, $${first + 4}::jsonb, $${nowParam} FROM ${source} WHERE $${first + 2}::uuid IS NOT NULL
+  )`;
+
 // Every save runs the next two statements, prepared once per connection.
 //
 // ON CONFLICT DO UPDATE (a no-op update) locks and returns the row even when another
@@ -92,16 +107,25 @@ const APPEND = prepared(
     INSERT INTO conversation_messages (conversation_id, position, role, content, created_at)
     SELECT updated.id, updated.message_count - cardinality($2::text[]) + m.ordinality - 1, m.role, m.content, $4
     FROM updated, unnest($2::text[], $3::text[]) WITH ORDINALITY AS m(role, content, ordinality)
-  ), counted AS (
-    UPDATE bots AS b SET
-      total_conversations = b.total_conversations + $5::int,
-      total_messages = b.total_messages + $6::int
-    FROM updated WHERE b.id = updated.bot_id AND ($5::int <> 0 OR $6::int <> 0)
-  ), notified AS (
-    INSERT INTO notifications (user_id, kind, payload, created_at)
-    SELECT $7::uuid, $8::text, $9::jsonb, $4 FROM updated WHERE $7::uuid IS NOT NULL
-  )
+  ), ${effectCtes('updated', 4, 5)}
   SELECT ${CONVERSATION_COLUMNS} FROM updated`,
+);
+// A first save in one statement: the conversation, its messages and the named effects, or
+// nothing at all when the session has a conversation already (then the caller locks it).
+// $1 id, $2 bot, $3 session, $4 roles, $5 contents, $6 now, $7 and $8 totals, $9-$11 notification.
+const START_WITH = prepared(
+  'conversation-start-with',
+  `WITH started AS (
+    INSERT INTO conversations (id, bot_id, session_id, message_count, started_at, last_message_at)
+    VALUES ($1, $2, $3, cardinality($4::text[]), $6, $6)
+    ON CONFLICT (bot_id, session_id) DO NOTHING
+    RETURNING ${CONVERSATION_COLUMNS}
+  ), inserted AS (
+    INSERT INTO conversation_messages (conversation_id, position, role, content, created_at)
+    SELECT started.id, m.ordinality - 1, m.role, m.content, $6
+    FROM started, unnest($4::text[], $5::text[]) WITH ORDINALITY AS m(role, content, ordinality)
+  ), ${effectCtes('started', 6, 7)}
+  SELECT ${CONVERSATION_COLUMNS} FROM started`,
 );
 const BELONGS_TO_BOT = 'SELECT 1 FROM conversations WHERE id = $1 AND bot_id = $2';
 const LIST = `
@@ -116,6 +140,15 @@ const LIST = `
   LIMIT $4`;
 const FIND = `SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE id = $1 AND bot_id = $2`;
 const MESSAGES = 'SELECT role, content, created_at FROM conversation_messages WHERE conversation_id = $1 ORDER BY position';
+
+/** The effects as statement parameters: the totals to add, then the notification (or nulls). */
+const effectParams = (effects: SaveEffects) => [
+  effects.botTotals.conversations,
+  effects.botTotals.messages,
+  effects.notify?.userId ?? null,
+  effects.notify?.kind ?? null,
+  effects.notify ? JSON.stringify(effects.notify.payload) : null,
+];
 
 const NO_EFFECTS: SaveEffects = { botTotals: { conversations: 0, messages: 0 }, notify: null };
 const hasEffects = (effects: SaveEffects) => effects.notify !== null || effects.botTotals.conversations !== 0 || effects.botTotals.messages !== 0;
@@ -143,14 +176,28 @@ export class PgConversationRepository implements ConversationRepository {
       messages.map((message) => message.role),
       messages.map((message) => message.content),
       now,
-      effects.botTotals.conversations,
-      effects.botTotals.messages,
-      effects.notify?.userId ?? null,
-      effects.notify?.kind ?? null,
-      effects.notify ? JSON.stringify(effects.notify.payload) : null,
+      ...effectParams(effects),
     ]);
     if (!rows[0]) throw new Error(`conversation ${conversation.id} does not exist`);
     return rowToConversation(rows[0]);
+  }
+
+  async startWith(
+    start: { id: string; botId: string; sessionId: string },
+    messages: ChatMessage[],
+    now: Date,
+    effects: SaveEffects,
+  ): Promise<Conversation | null> {
+    const { rows } = await this.q.query<ConversationRow>(START_WITH, [
+      start.id,
+      start.botId,
+      start.sessionId,
+      messages.map((message) => message.role),
+      messages.map((message) => message.content),
+      now,
+      ...effectParams(effects),
+    ]);
+    return rows[0] ? rowToConversation(rows[0]) : null;
   }
 
   async belongsToBot(conversationId: string, botId: string): Promise<boolean> {
