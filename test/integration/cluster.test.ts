@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import net from 'node:net';
+import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -106,4 +107,36 @@ describe('WEB_CONCURRENCY=2: two workers under the cluster module', () => {
     for (const pid of serving) expect(() => process.kill(pid, 0)).toThrow();
     expect(service.output()).toMatch(/"msg":"stopped"/);
   });
+});
+
+describe('WEB_CONCURRENCY=2 on the embedded PostgreSQL', () => {
+  it('starts the embedded server once, in the primary; both workers serve; SIGTERM stops all of it', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'careerbot-cluster-'));
+    const service = await startServiceProcess({ DATA_DIR: dataDir, WEB_CONCURRENCY: '2' });
+    try {
+      const deadline = Date.now() + 30_000;
+      while ((service.output().match(/"msg":"listening"/g)?.length ?? 0) < 2) {
+        if (Date.now() > deadline) throw new Error(`the workers did not both listen:\n${service.output()}`);
+        await new Promise((resolve) => setTimeout(resolve, 100));
+      }
+      expect(service.output().match(/"msg":"embedded PostgreSQL started"/g)).toHaveLength(1);
+      const primary = /"pid":(\d+)[^\n]*"msg":"embedded PostgreSQL started"/.exec(service.output())![1];
+      expect(service.output()).toMatch(new RegExp(`"pid":${primary}[^\\n]*"msg":"workers started"`));
+      const { client } = await signedInClient(service.baseUrl);
+      expect((await client.post('/api/bots', validBot())).status).toBe(201);
+    } finally {
+      service.child.kill('SIGTERM');
+      expect(await service.exited).toBe(0);
+      await rm(dataDir, { recursive: true, force: true });
+    }
+    // No PostgreSQL of that data directory is left running.
+    const left = await import('node:child_process').then(({ execFileSync }) => {
+      try {
+        return execFileSync('pgrep', ['-f', dataDir], { encoding: 'utf8' });
+      } catch {
+        return '';
+      }
+    });
+    expect(left).toBe('');
+  }, 90_000);
 });
