@@ -79,7 +79,8 @@ export const benchDatabase = async (): Promise<string> => {
   let serverUrl = process.env.TEST_DATABASE_URL ?? process.env.DATABASE_URL;
   if (!serverUrl) {
     const dataDir = await mkdtemp(path.join(tmpdir(), 'careerbot-bench-'));
-    const embedded = await startEmbeddedPostgres({ dataDir, persistent: false, ownSignalHandling: false });
+    // Our own stop (cleanUp) ends it; the package's exit hook would force exit code 0.
+    const embedded = await startEmbeddedPostgres({ dataDir, persistent: false, ownSignalHandling: true });
     cleanups.push(async () => {
       await embedded.stop();
       await rm(dataDir, { recursive: true, force: true });

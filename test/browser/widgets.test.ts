@@ -107,6 +107,7 @@ describe.runIf(browserAvailable())('the widgets on another origin, in Chromium',
     expect(world.provider.requests[0]!.headers.authorization).toBe(`Bearer ${KEY_CANARY}`);
     // The theme colour, avatar and name came from the bot.
     expect(await w.launcher.evaluate((button) => getComputedStyle(button).backgroundColor)).toBe('rgb(170, 51, 0)');
+    expect(await w.launcher.evaluate((button) => getComputedStyle(button).color)).toBe('rgb(255, 255, 255)');
     expect(await w.dialog.locator('img.avatar').getAttribute('src')).toBe(`${world.app.baseUrl}/api/avatars/${botId}.svg`);
     await shoot(page, 'widget-managed');
     expect(await axeViolations(page)).toEqual([]);
@@ -245,7 +246,7 @@ describe.runIf(browserAvailable())('the widgets on another origin, in Chromium',
   });
 
   it('self-hosted without a token: not one request to the platform beyond the script itself', async () => {
-    site.page('/no-token.html', selfHostedPage(world.app.baseUrl, '{}', 'captureLead: true,'));
+    site.page('/no-token.html', selfHostedPage(world.app.baseUrl, '{}', "captureLead: true, themeColor: '#ffee88',"));
     const tab = await visit('/no-token.html');
     const { page } = tab;
     const w = widget(page);
@@ -256,6 +257,8 @@ describe.runIf(browserAvailable())('the widgets on another origin, in Chromium',
     await page.getByRole('button', { name: 'Send', exact: true }).click();
     await w.log.getByText('You asked: And then?').waitFor();
     expect(platformRequests).toEqual(['GET /widget/careerbot-widget.js']);
+    // A light theme gets dark text on it.
+    expect(await w.launcher.evaluate((button) => getComputedStyle(button).color)).toBe('rgb(28, 36, 48)');
     expect(await page.getByLabel('Your e-mail').count()).toBe(0);
     expectNoProblems(tab);
     await tab.context.close();

@@ -108,6 +108,15 @@ const loadTurns = (key: string): Turn[] => {
   }
 };
 
+/** WCAG relative luminance of a #rrggbb colour, 0 (black) to 1 (white). */
+const relativeLuminance = (hex: string): number => {
+  const [r, g, b] = [1, 3, 5].map((at) => {
+    const channel = parseInt(hex.slice(at, at + 2), 16) / 255;
+    return channel <= 0.03928 ? channel / 12.92 : ((channel + 0.055) / 1.055) ** 2.4;
+  }) as [number, number, number];
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+};
+
 let instances = 0;
 
 /** `document.createElement` with attributes and children; text children become text nodes. */
@@ -263,6 +272,8 @@ export const renderChatWidget = (parts: WidgetParts): MountedWidget => {
     }
     const theme = look.themeColor && THEME.test(look.themeColor) ? look.themeColor : '#4f46e5';
     host.style.setProperty('--careerbot-accent', theme, 'important');
+    // Text on the accent: dark on a light colour, white on a dark one, whatever the owner picked.
+    host.style.setProperty('--careerbot-accent-ink', relativeLuminance(theme) > 0.4 ? '#1c2430' : '#ffffff', 'important');
     suggestions.replaceChildren(
       ...(look.suggestedQuestions ?? []).map((question) => {
         const button = el('button', { type: 'button', class: 'chip' }, question);

@@ -8,6 +8,7 @@ export const WIDGET_CSS = `
   all: initial !important;
   display: block !important;
   --accent: var(--careerbot-accent, #4f46e5);
+  --accent-ink: var(--careerbot-accent-ink, #ffffff);
   --ink: #1c2430;
   --muted: #566173;
   --line: #d5dbe3;
@@ -28,7 +29,7 @@ button, input, textarea { font: inherit; color: inherit; }
 .launcher {
   position: fixed; right: 20px; bottom: 20px; z-index: 2147483000;
   display: flex; align-items: center; gap: 8px; min-height: 48px; padding: 8px 16px 8px 8px;
-  border: 0; border-radius: 999px; background: var(--accent); color: #fff; cursor: pointer;
+  border: 0; border-radius: 999px; background: var(--accent); color: var(--accent-ink); cursor: pointer;
   box-shadow: 0 6px 20px rgba(0, 0, 0, 0.25); font-weight: 600;
 }
 .avatar { border-radius: 50%; background: var(--wash); flex: none; }
@@ -38,13 +39,13 @@ button, input, textarea { font: inherit; color: inherit; }
   background: var(--paper); border: 1px solid var(--line); border-radius: 14px;
   box-shadow: 0 12px 40px rgba(0, 0, 0, 0.25); overflow: hidden;
 }
-.header { display: flex; align-items: center; gap: 10px; padding: 12px 14px; background: var(--accent); color: #fff; }
+.header { display: flex; align-items: center; gap: 10px; padding: 12px 14px; background: var(--accent); color: var(--accent-ink); }
 .who { flex: 1; min-width: 0; }
 .title { margin: 0; font-size: 16px; font-weight: 700; overflow-wrap: anywhere; }
 .headline { margin: 0; font-size: 13px; opacity: 0.95; overflow-wrap: anywhere; }
 .close {
   width: 40px; height: 40px; border: 0; border-radius: 50%; background: rgba(255, 255, 255, 0.18);
-  color: #fff; font-size: 24px; line-height: 1; cursor: pointer;
+  color: var(--accent-ink); font-size: 24px; line-height: 1; cursor: pointer;
 }
 .key { padding: 10px 14px 0; }
 .key:empty { display: none; }
@@ -60,7 +61,7 @@ textarea { resize: none; }
 }
 .empty { margin: 0; color: var(--muted); }
 .bubble { max-width: 85%; padding: 8px 12px; border-radius: 14px; white-space: pre-wrap; overflow-wrap: anywhere; }
-.bubble.user { align-self: flex-end; background: var(--accent); color: #fff; }
+.bubble.user { align-self: flex-end; background: var(--accent); color: var(--accent-ink); }
 .bubble.assistant { align-self: flex-start; background: var(--paper); border: 1px solid var(--line); }
 .bubble.waiting { color: var(--muted); font-style: italic; }
 .problem:not(:empty) {
@@ -80,7 +81,7 @@ textarea { resize: none; }
 .compose { display: flex; gap: 8px; align-items: flex-end; padding: 10px 14px 14px; }
 .send {
   min-height: 40px; padding: 8px 14px; border: 0; border-radius: 8px; background: var(--accent);
-  color: #fff; font-weight: 600; cursor: pointer;
+  color: var(--accent-ink); font-weight: 600; cursor: pointer;
 }
 @media (max-width: 479px) {
   .dialog { inset: 0; width: 100%; max-height: none; height: 100%; border-radius: 0; border: 0; }
