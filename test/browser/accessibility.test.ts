@@ -74,7 +74,16 @@ describe.runIf(browserAvailable())('every page at 375 and 1440 px: screenshots a
     { name: 'bot-editor', path: '/dashboard/bot', ready: (page) => page.getByRole('button', { name: 'Save bot' }).waitFor() },
     { name: 'try', path: '/dashboard/try', ready: (page) => page.getByLabel('Your OpenAI API key').waitFor() },
     { name: 'conversations', path: '/dashboard/conversations', ready: (page) => page.getByRole('link', { name: 'Is Ada open to remote roles?' }).waitFor() },
-    { name: 'transcript', path: () => `/dashboard/conversations/${conversationId}`, ready: (page) => page.getByText('travels to London').waitFor() },
+    {
+      name: 'transcript',
+      path: () => `/dashboard/conversations/${conversationId}`,
+      // Who said it shows at every width.
+      ready: async (page) => {
+        await page.getByText('travels to London').waitFor();
+        await page.getByText(/^Visitor · /).waitFor();
+        await page.getByText(/^Bot · /).waitFor();
+      },
+    },
     { name: 'leads', path: '/dashboard/leads', ready: (page) => page.getByRole('cell', { name: 'recruiter@example.com' }).waitFor() },
     { name: 'tokens', path: '/dashboard/tokens', ready: (page) => page.getByRole('cell', { name: /^(Name: )?Portfolio site$/ }).waitFor() },
     { name: 'settings', path: '/dashboard/settings', ready: (page) => page.getByLabel('Theme colour').waitFor() },

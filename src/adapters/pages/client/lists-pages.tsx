@@ -117,7 +117,7 @@ export const ConversationPage = (p: { conversationId?: string }) => {
       <ol class="transcript" aria-label="Transcript">
         {messages.map((message, index) => (
           <li key={index} class={`bubble ${message.role === 'user' ? 'visitor' : 'bot'}`}>
-            <span class="who small">{message.role === 'user' ? 'Visitor' : 'Bot'} · {formatDate(message.createdAt)}</span>
+            <span class="speaker small">{message.role === 'user' ? 'Visitor' : 'Bot'} · {formatDate(message.createdAt)}</span>
             <span class="text">{message.content}</span>
           </li>
         ))}
