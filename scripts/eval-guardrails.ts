@@ -212,6 +212,46 @@ function latencyInputs(rows: RecruiterRow[]): Record<string, string> {
   return JSON.parse(JSON.stringify(inputs)) as Record<string, string>;
 }
 
+/**
+ * Realistic 8,000-character messages: many different recruiter and attack messages from the
+ * held-out sets the rules were never tuned on (eval/*holdout*, eval/fresh3-benign), in the
+ * languages they come in, with encodings mixed in (base64, hex, ROT13, URL escapes, leetspeak,
+ * zero-width characters). A fixed seed picks them, so every run times the same inputs.
+ */
+function realisticInputs(): Record<string, string> {
+  const dir = fileURLToPath(new URL('../eval/', import.meta.url));
+  const texts = ['fresh-holdout.jsonl', 'fresh2-holdout.jsonl', 'fresh4-holdout.jsonl', 'fresh3-benign.jsonl']
+    .filter((file) => existsSync(dir + file))
+    .flatMap((file) =>
+      readFileSync(dir + file, 'utf8')
+        .split('\n')
+        .filter((line) => line.trim() !== '')
+        .map((line) => (JSON.parse(line) as { text: string }).text),
+    );
+  if (texts.length === 0) return {};
+  let seed = 20261125;
+  const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const pick = () => texts[Math.floor(next() * texts.length)]!;
+  const rot13 = (text: string) => text.replace(/[a-z]/gi, (c) => String.fromCharCode(((c.toLowerCase().charCodeAt(0) - 97 + 13) % 26) + (c === c.toLowerCase() ? 97 : 65)));
+  const encodings: ((text: string) => string)[] = [
+    (text) => text,
+    (text) => text,
+    (text) => Buffer.from(text, 'utf8').toString('base64'),
+    (text) => Buffer.from(text.slice(0, 200), 'utf8').toString('hex'),
+    rot13,
+    (text) => encodeURIComponent(text.slice(0, 300)),
+    (text) => text.replace(/[aeio]/g, (c) => ({ a: '4', e: '3', i: '1', o: '0' })[c]!),
+    (text) => text.split('').join('\u200b'),
+  ];
+  const inputs: Record<string, string> = {};
+  for (let n = 1; n <= 24; n += 1) {
+    let message = '';
+    while (message.length < MAX_MESSAGE_CHARS) message += encodings[Math.floor(next() * encodings.length)]!(pick()) + '\n\n';
+    inputs[`mixed message ${n}`] = message.slice(0, MAX_MESSAGE_CHARS);
+  }
+  return JSON.parse(JSON.stringify(inputs)) as Record<string, string>;
+}
+
 const ROUNDS = 3;
 const RUNS_PER_INPUT = 300;
 
@@ -237,12 +277,11 @@ function measureRound(inputs: Record<string, string>): Round {
   return round;
 }
 
-function measureLatency(rows: RecruiterRow[]) {
-  const inputs = latencyInputs(rows);
+function measureLatency(inputs: Record<string, string>, title: string) {
   const rounds = Array.from({ length: ROUNDS }, () => measureRound(inputs));
   const best = rounds.reduce((a, b) => (quantile(b.all, 0.99) < quantile(a.all, 0.99) ? b : a));
   printTable(
-    `Latency per 8,000-character message (ms; ${RUNS_PER_INPUT} runs per input after warm-up; best of ${ROUNDS} rounds)`,
+    `${title} (ms; ${RUNS_PER_INPUT} runs per input after warm-up; best of ${ROUNDS} rounds)`,
     ['input', 'chars', 'p50', 'p99'],
     [
       ...[...best.perInput.entries()].map(([name, samples]) => [
@@ -277,7 +316,8 @@ function main(): void {
   const wild = evaluateInTheWild();
   const sysprompt = evaluateSystemPromptExtraction();
   const notInject = evaluateNotInject();
-  const latency = measureLatency(rows);
+  const latency = measureLatency(latencyInputs(rows), 'Latency per 8,000-character message, synthetic inputs');
+  const realistic = measureLatency(realisticInputs(), 'Latency per 8,000-character message, mixed held-out messages and encodings');
 
   const verdict = (pass: boolean) => (pass ? 'PASS' : 'FAIL');
   printTable('Summary', ['measure', 'value', 'target', 'result'], [
@@ -290,6 +330,8 @@ function main(): void {
     ['NotInject FP rate', percent(notInject.falsePositiveRate, 1), '<= 3%', verdict(notInject.falsePositiveRate <= TARGETS.notInjectFalsePositives)],
     ['latency p50 (8,000 chars)', `${latency.p50.toFixed(3)} ms`, '(report)', ''],
     ['latency p99 (8,000 chars)', `${latency.p99.toFixed(3)} ms`, '<= 0.5 ms', verdict(latency.p99 <= TARGETS.p99Ms)],
+    ['latency p50, realistic mixed 8,000 chars', `${realistic.p50.toFixed(3)} ms`, '(report)', ''],
+    ['latency p99, realistic mixed 8,000 chars', `${realistic.p99.toFixed(3)} ms`, '<= 0.5 ms', verdict(realistic.p99 <= TARGETS.p99Ms)],
   ]);
 }
 
