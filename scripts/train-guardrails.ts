@@ -1,0 +1,214 @@
+/**
+ * npm run train:guardrails — fits the learned scorer on the train split (scripts/support/guardrails-data.ts),
+ * picks its threshold on the dev split, and writes src/domain/guardrails/scorer-model.json.
+ * `-- --check` writes nothing: it rebuilds the model in memory and exits 1 if the committed file
+ * differs from it by a byte, as CI does.
+ *
+ * The fit is deterministic: a fixed seed orders the examples, the arithmetic is the same on every
+ * run, and the weights are rounded to 8 bits before they are written.
+ *
+ * Each message is read as the check reads it (its normalised text and each decoded reading), cut
+ * into the scorer's windows. A recruiter message teaches "benign" with every window. An attack
+ * teaches its category with one window only, the one the model finds most like it (multiple-
+ * instance learning): an order hidden in a job description must not teach that job descriptions
+ * are attacks. The first epoch learns from one-window messages only, to start from something.
+ */
+import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import {
+  BUCKETS,
+  CLASSES,
+  FeatureReader,
+  LearnedScorer,
+  readingsOf,
+  verdictsOf,
+  type ScorerModel,
+} from '../src/domain/guardrails/tooling.ts';
+import { readSplit, SOURCES, type LabelledMessage } from './support/guardrails-data.ts';
+import { mulberry32 } from './support/random.ts';
+
+const SEED = 20261125;
+const EPOCHS = 8;
+const LEARNING_RATE = 0.6;
+const L2 = 1e-5;
+/**
+ * The dev split's allowances that pick the threshold: false positives on recruiter messages, on
+ * their hard negatives, and on NotInject's everyday prompts full of trigger words.
+ */
+const DEV_FALSE_POSITIVES = 0.01;
+const DEV_HARD_FALSE_POSITIVES = 0.02;
+const DEV_NOTINJECT_FALSE_POSITIVES = 0.03;
+const CLASS_COUNT = CLASSES.length;
+const MODEL_PATH = fileURLToPath(new URL('../src/domain/guardrails/scorer-model.json', import.meta.url));
+
+interface Example {
+  label: number;
+  /** Each window's feature buckets. */
+  windows: Int32Array[];
+}
+
+function toExamples(messages: LabelledMessage[]): Example[] {
+  const reader = new FeatureReader();
+  return messages.map((message) => {
+    const windows: Int32Array[] = [];
+    for (const text of readingsOf(message.text)) {
+      const { buckets, windowEnds } = reader.read(text);
+      let start = 0;
+      for (const end of windowEnds) {
+        windows.push(buckets.slice(start, end));
+        start = end;
+      }
+    }
+    return { label: CLASSES.indexOf(message.label), windows };
+  });
+}
+
+class Trainer {
+  readonly weights = new Float64Array(BUCKETS * CLASS_COUNT);
+  readonly bias = new Float64Array(CLASS_COUNT);
+  private readonly p = new Float64Array(CLASS_COUNT);
+
+  /** Softmax probabilities of one window, in this.p. */
+  private predict(window: Int32Array): Float64Array {
+    const x = 1 / Math.sqrt(window.length);
+    const p = this.p;
+    for (let c = 0; c < CLASS_COUNT; c += 1) p[c] = this.bias[c] as number;
+    for (const bucket of window) {
+      const row = bucket * CLASS_COUNT;
+      for (let c = 0; c < CLASS_COUNT; c += 1) p[c] = (p[c] as number) + x * (this.weights[row + c] as number);
+    }
+    let max = -Infinity;
+    for (let c = 0; c < CLASS_COUNT; c += 1) max = Math.max(max, p[c] as number);
+    let total = 0;
+    for (let c = 0; c < CLASS_COUNT; c += 1) {
+      p[c] = Math.exp((p[c] as number) - max);
+      total += p[c] as number;
+    }
+    for (let c = 0; c < CLASS_COUNT; c += 1) p[c] = (p[c] as number) / total;
+    return p;
+  }
+
+  private step(window: Int32Array, label: number, rate: number, weight: number): void {
+    const p = this.predict(window);
+    const x = 1 / Math.sqrt(window.length);
+    for (let c = 0; c < CLASS_COUNT; c += 1) {
+      const gradient = weight * ((p[c] as number) - (c === label ? 1 : 0));
+      this.bias[c] = (this.bias[c] as number) - rate * gradient * 0.1;
+      p[c] = gradient;
+    }
+    for (const bucket of window) {
+      const row = bucket * CLASS_COUNT;
+      for (let c = 0; c < CLASS_COUNT; c += 1) {
+        const w = this.weights[row + c] as number;
+        this.weights[row + c] = w - rate * ((p[c] as number) * x + L2 * w);
+      }
+    }
+  }
+
+  /** The window of an attack that the model finds most like its category. */
+  private likeliestWindow(example: Example): Int32Array {
+    let best = example.windows[0] as Int32Array;
+    let bestP = -1;
+    for (const window of example.windows) {
+      const p = this.predict(window)[example.label] as number;
+      if (p > bestP) {
+        bestP = p;
+        best = window;
+      }
+    }
+    return best;
+  }
+
+  fit(examples: Example[]): void {
+    const random = mulberry32(SEED);
+    const order = examples.map((_, i) => i);
+    const attacks = examples.filter((e) => e.label !== 0).length;
+    const benignWeight = attacks / Math.max(1, examples.length - attacks);
+    for (let epoch = 0; epoch < EPOCHS; epoch += 1) {
+      for (let i = order.length - 1; i > 0; i -= 1) {
+        const j = Math.floor(random() * (i + 1));
+        [order[i], order[j]] = [order[j] as number, order[i] as number];
+      }
+      const rate = LEARNING_RATE / (1 + epoch);
+      for (const index of order) {
+        const example = examples[index] as Example;
+        if (example.windows.length === 0) continue;
+        if (example.label === 0) {
+          for (const window of example.windows) this.step(window, 0, rate, benignWeight);
+        } else if (example.windows.length === 1 || epoch > 0) {
+          this.step(this.likeliestWindow(example), example.label, rate, 1);
+        }
+      }
+    }
+  }
+}
+
+function quantize(trainer: Trainer, threshold: number): ScorerModel {
+  let maxAbs = 0;
+  for (const w of trainer.weights) maxAbs = Math.max(maxAbs, Math.abs(w));
+  const scale = maxAbs / 127;
+  const weights = new Int8Array(trainer.weights.length);
+  for (let i = 0; i < weights.length; i += 1) weights[i] = Math.round((trainer.weights[i] as number) / scale);
+  return {
+    format: 1,
+    bucketBits: Math.log2(BUCKETS),
+    classes: [...CLASSES],
+    scale,
+    bias: [...trainer.bias],
+    threshold,
+    weights: Buffer.from(weights.buffer).toString('base64'),
+  };
+}
+
+/** The least threshold, on a grid of 0.01, that keeps the combined check within the dev allowances. */
+function pickThreshold(model: ScorerModel, dev: LabelledMessage[]): number {
+  const scorer = new LearnedScorer({ ...model, threshold: 1 });
+  const scored = dev
+    .filter((m) => m.label === 'benign')
+    .map((m) => {
+      const verdicts = verdictsOf(m.text, scorer);
+      return { message: m, rules: verdicts.rules.blocked, attack: verdicts.attack };
+    });
+  const notInject = scored.filter((s) => s.message.source.startsWith('notinject'));
+  const recruiter = scored.filter((s) => !s.message.source.startsWith('notinject'));
+  const hard = recruiter.filter((s) => s.message.hardNegative);
+  const rate = (set: typeof scored, t: number) => set.filter((s) => s.rules || s.attack >= t).length / Math.max(1, set.length);
+  for (let step = 50; step < 100; step += 1) {
+    const t = step / 100;
+    if (
+      rate(recruiter, t) <= DEV_FALSE_POSITIVES &&
+      rate(hard, t) <= DEV_HARD_FALSE_POSITIVES &&
+      rate(notInject, t) <= DEV_NOTINJECT_FALSE_POSITIVES
+    ) {
+      return t;
+    }
+  }
+  return 0.99;
+}
+
+function trainModel(): string {
+  const train = readSplit('train');
+  const trainer = new Trainer();
+  trainer.fit(toExamples(train));
+  const unthresholded = quantize(trainer, 1);
+  const threshold = pickThreshold(unthresholded, readSplit('dev'));
+  return JSON.stringify({ ...unthresholded, threshold }) + '\n';
+}
+
+const check = process.argv.includes('--check');
+const started = Date.now();
+const built = trainModel();
+const seconds = ((Date.now() - started) / 1000).toFixed(1);
+const sources = SOURCES.filter((s) => s.split === 'train').map((s) => s.name);
+if (check) {
+  const committed = readFileSync(MODEL_PATH, 'utf8');
+  if (committed !== built) {
+    console.error('scorer-model.json does not match its training data: run npm run train:guardrails and commit the result.');
+    process.exit(1);
+  }
+  console.log(`scorer-model.json matches its training data (rebuilt in ${seconds} s from ${sources.join(', ')}).`);
+} else {
+  writeFileSync(MODEL_PATH, built);
+  const { threshold } = JSON.parse(built) as ScorerModel;
+  console.log(`wrote scorer-model.json (${(built.length / 1e6).toFixed(2)} MB, threshold ${threshold}) in ${seconds} s from ${sources.join(', ')}.`);
+}

@@ -1,0 +1,242 @@
+/**
+ * What the learned scorer reads: hashed word unigrams and bigrams and character 3- and 4-grams
+ * of each word, in windows of a few sentences.
+ *
+ * Words are read the way the rules read them, more loosely: lower case, look-alike letters as
+ * Latin, invisible characters skipped, leetspeak folded inside words that also have letters
+ * ("pr0mpt"), and runs of single letters joined ("i g n o r e"). Letters of other scripts are kept
+ * as they are, so Chinese or Russian text gives its own character n-grams.
+ *
+ * A window closes at the first sentence end after WINDOW_WORDS words, or at MAX_WINDOW_WORDS
+ * words: an order hidden in a long job description is scored on its own sentences, not diluted
+ * by the whole page.
+ */
+import * as normalization from './normalization.ts';
+
+// Local copies: under a CommonJS loader such as tsx's, each read of an imported binding is a getter call.
+const { FOLDED_INVISIBLE, FOLDED_KEPT, foldedCode, isSymbolCode, leetLetterCode } = normalization;
+
+export const BUCKET_BITS = 18;
+export const BUCKETS = 1 << BUCKET_BITS;
+const BUCKET_MASK = BUCKETS - 1;
+
+const WINDOW_WORDS = 40;
+const MAX_WINDOW_WORDS = 80;
+/** Longer runs (base64, Chinese without spaces) are cut into words of this many characters. */
+const MAX_WORD = 24;
+/** Three single letters in a row read as one spaced-out word. */
+const MIN_SPACED_LETTERS = 3;
+
+const FNV_OFFSET = 0x811c9dc5;
+const FNV_PRIME = 0x01000193;
+const START = 0x5e; // "^"
+const END = 0x24; // "$"
+/** Seeds that keep the kinds of feature apart in the one hash space. */
+const UNIGRAM = 0x9e3779b1;
+const BIGRAM = 0x85ebca77;
+const TRIGRAM = 0xc2b2ae3d;
+const FOURGRAM = 0x27d4eb2f;
+
+function bucketOf(hash: number, seed: number): number {
+  let h = Math.imul(hash ^ seed, 0x2c1b3c6d);
+  h ^= h >>> 15;
+  return h & BUCKET_MASK;
+}
+
+/**
+ * Which window last counted each bucket: a window counts a feature once, however often it repeats,
+ * so "ignore ignore ignore ..." weighs what "ignore" weighs, not ninety times more.
+ */
+const COUNTED_IN = new Int32Array(BUCKETS);
+let windowStamp = 0;
+
+function nextWindowStamp(): number {
+  if (windowStamp === 0x7fffffff) {
+    COUNTED_IN.fill(0);
+    windowStamp = 0;
+  }
+  windowStamp += 1;
+  return windowStamp;
+}
+
+const isSentenceEnd = (code: number) =>
+  code === 0x2e || code === 0x21 || code === 0x3f || code === 0x0a || code === 0x3002 || code === 0xff01 || code === 0xff1f;
+
+/**
+ * The features of a text: distinct bucket numbers of each window in `buckets[0 .. count)`, the
+ * window i ending before `windowEnds[i]`. The buffers are reused from call to call: copy what must outlive the next call.
+ */
+export class FeatureReader {
+  buckets = new Int32Array(1 << 14);
+  count = 0;
+  windowEnds: number[] = [];
+
+  private readonly word = new Uint16Array(MAX_WORD);
+  private wordLength = 0;
+  private wordHasLetter = false;
+  private previousWord = 0;
+  private windowWords = 0;
+  private stamp = 0;
+  private readonly spaced = new Uint16Array(MAX_WORD);
+  private readonly padded = new Uint16Array(MAX_WORD + 2);
+  private readonly letter = new Uint16Array(1);
+  private spacedLength = 0;
+
+  read(text: string): this {
+    this.count = 0;
+    this.windowEnds = [];
+    this.wordLength = 0;
+    this.wordHasLetter = false;
+    this.previousWord = FNV_OFFSET;
+    this.windowWords = 0;
+    this.spacedLength = 0;
+    this.stamp = nextWindowStamp();
+    const lower = text.toLowerCase();
+    const length = lower.length;
+    for (let i = 0; i < length; i += 1) {
+      let code = lower.charCodeAt(i);
+      if (code >= 128) {
+        const folded = foldedCode(code);
+        if (folded === FOLDED_INVISIBLE) continue;
+        if (folded !== FOLDED_KEPT) code = folded | 0x20;
+      }
+      if ((code >= 97 && code <= 122) || (code >= 128 && !isSymbolCode(code))) {
+        this.push(code, true);
+        continue;
+      }
+      if (code >= 48 && code <= 57) {
+        this.push(code, false);
+        continue;
+      }
+      // "@" and "$" between letters are leetspeak ("p@ssword"); elsewhere they end the word.
+      if ((code === 0x40 || code === 0x24) && this.wordLength > 0 && isLetter(lower.charCodeAt(i + 1))) {
+        this.push(code, false);
+        continue;
+      }
+      if (code === 0x27 && this.wordLength > 0 && isLetter(lower.charCodeAt(i + 1))) continue; // "you're"
+      this.endWord();
+      if (isSentenceEnd(code)) this.endSentence();
+    }
+    this.endWord();
+    this.flushSpaced();
+    this.closeWindow();
+    return this;
+  }
+
+  private push(code: number, letter: boolean): void {
+    if (this.wordLength === MAX_WORD) this.endWord();
+    this.word[this.wordLength++] = code;
+    if (letter) this.wordHasLetter = true;
+  }
+
+  private endWord(): void {
+    const length = this.wordLength;
+    if (length === 0) return;
+    this.wordLength = 0;
+    const hasLetter = this.wordHasLetter;
+    this.wordHasLetter = false;
+    if (hasLetter) {
+      for (let i = 0; i < length; i += 1) {
+        const code = this.word[i] as number;
+        if (code < 97) {
+          const letter = leetLetterCode(code);
+          if (letter >= 0) this.word[i] = letter;
+        }
+      }
+    }
+    if (length === 1 && hasLetter) {
+      if (this.spacedLength < MAX_WORD) this.spaced[this.spacedLength++] = this.word[0] as number;
+      return;
+    }
+    this.flushSpaced();
+    this.emitWord(this.word, length);
+  }
+
+  /** A run of single letters: one word if long enough ("i g n o r e"), else each letter alone. */
+  private flushSpaced(): void {
+    const length = this.spacedLength;
+    if (length === 0) return;
+    this.spacedLength = 0;
+    if (length >= MIN_SPACED_LETTERS) {
+      this.emitWord(this.spaced, length);
+      return;
+    }
+    const letter = this.letter;
+    for (let i = 0; i < length; i += 1) {
+      letter[0] = this.spaced[i] as number;
+      this.emitWord(letter, 1);
+    }
+  }
+
+  private emitWord(word: Uint16Array, length: number): void {
+    if (this.count + 2 * length + 8 > this.buckets.length) this.grow();
+    const out = this.buckets;
+    let n = this.count;
+    // "^word$", for the character n-grams.
+    const padded = this.padded;
+    padded[0] = START;
+    let hash = FNV_OFFSET;
+    for (let i = 0; i < length; i += 1) {
+      const code = word[i] as number;
+      padded[i + 1] = code;
+      hash = Math.imul(hash ^ code, FNV_PRIME);
+    }
+    padded[length + 1] = END;
+    const stamp = this.stamp;
+    const counted = COUNTED_IN;
+    let bucket = bucketOf(hash, UNIGRAM);
+    if (counted[bucket] !== stamp) {
+      counted[bucket] = stamp;
+      out[n++] = bucket;
+    }
+    bucket = bucketOf(Math.imul(this.previousWord ^ hash, FNV_PRIME), BIGRAM);
+    if (counted[bucket] !== stamp) {
+      counted[bucket] = stamp;
+      out[n++] = bucket;
+    }
+    this.previousWord = hash;
+    const last = length + 2;
+    for (let i = 0; i + 3 <= last; i += 1) {
+      let gram = Math.imul(FNV_OFFSET ^ (padded[i] as number), FNV_PRIME);
+      gram = Math.imul(gram ^ (padded[i + 1] as number), FNV_PRIME);
+      gram = Math.imul(gram ^ (padded[i + 2] as number), FNV_PRIME);
+      bucket = bucketOf(gram, TRIGRAM);
+      if (counted[bucket] !== stamp) {
+        counted[bucket] = stamp;
+        out[n++] = bucket;
+      }
+      if (i + 4 > last) continue;
+      bucket = bucketOf(Math.imul(gram ^ (padded[i + 3] as number), FNV_PRIME), FOURGRAM);
+      if (counted[bucket] !== stamp) {
+        counted[bucket] = stamp;
+        out[n++] = bucket;
+      }
+    }
+    this.count = n;
+    this.windowWords += 1;
+    if (this.windowWords >= MAX_WINDOW_WORDS) this.closeWindow();
+  }
+
+  private endSentence(): void {
+    this.flushSpaced();
+    if (this.windowWords >= WINDOW_WORDS) this.closeWindow();
+  }
+
+  private closeWindow(): void {
+    const start = this.windowEnds.length === 0 ? 0 : (this.windowEnds[this.windowEnds.length - 1] as number);
+    if (this.count > start) this.windowEnds.push(this.count);
+    this.stamp = nextWindowStamp();
+    this.windowWords = 0;
+    this.previousWord = FNV_OFFSET;
+  }
+
+  private grow(): void {
+    const larger = new Int32Array(this.buckets.length * 2);
+    larger.set(this.buckets.subarray(0, this.count));
+    this.buckets = larger;
+  }
+}
+
+function isLetter(code: number): boolean {
+  return (code >= 97 && code <= 122) || (code >= 65 && code <= 90);
+}
