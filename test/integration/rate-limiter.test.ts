@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { RateLimitDecision, RateLimits } from '../../src/application/ports.ts';
 import { PgRateLimiter } from '../../src/adapters/persistence/pg-rate-limiter.ts';
+import { counting, failingFirst } from '../support/queryables.ts';
 import { useTwoInstanceDatabase } from '../support/test-database.ts';
 
 // Two app instances: two pools on one database.
@@ -91,5 +92,36 @@ describe('PgRateLimiter under concurrency', () => {
     const limits = { perMinute: 5, perDay: 100 };
     const [onA, onB] = await Promise.all([burst([limiter], a, limits, 12), burst([limiter], b, limits, 12)]);
     expect([admitted(onA), admitted(onB)]).toEqual([5, 5]);
+  });
+});
+
+describe('PgRateLimiter batching', () => {
+  it('spends the calls that arrive together in fewer statements, each with the decision it would get alone', async () => {
+    const { q, counts } = counting(shared.database.db);
+    const limiter = new PgRateLimiter(q, { maxInFlight: 1, maxBatch: 64 });
+    const [a, b] = [`leads:${randomUUID()}`, `conversations:${randomUUID()}`];
+    const calls = Array.from({ length: 20 }, (_, i) =>
+      limiter.consume(i % 2 === 0 ? a : b, i % 2 === 0 ? { perMinute: 3, perDay: 100 } : { perMinute: 100, perDay: 6 }, NOW),
+    );
+    const decisions = await Promise.all(calls);
+    expect(counts.get('rate-limit-consume-batch')).toBeLessThan(20);
+    expect(admitted(decisions.filter((_, i) => i % 2 === 0))).toBe(3);
+    expect(decisions.filter((_, i) => i % 2 === 0 && !decisions[i]!.allowed)).toEqual(
+      Array.from({ length: 7 }, () => ({ allowed: false, scope: 'short', resetAt: MINUTE_END })),
+    );
+    expect(admitted(decisions.filter((_, i) => i % 2 === 1))).toBe(6);
+    expect(decisions.filter((_, i) => i % 2 === 1 && !decisions[i]!.allowed)).toEqual(
+      Array.from({ length: 4 }, () => ({ allowed: false, scope: 'long', resetAt: DAY_END })),
+    );
+    // Arrival order within a bucket: the first calls are the ones admitted.
+    expect(decisions.slice(0, 6).every((decision) => decision.allowed)).toBe(true);
+  });
+
+  it('fails the calls of a batch whose statement fails, and answers the next batch', async () => {
+    const limiter = new PgRateLimiter(failingFirst(shared.database.db));
+    const bucket = `leads:${randomUUID()}`;
+    const first = await Promise.allSettled([0, 1, 2].map(() => limiter.consume(bucket, { perMinute: 5, perDay: 5 }, NOW)));
+    expect(first.map((result) => result.status)).toEqual(['rejected', 'rejected', 'rejected']);
+    expect(await limiter.consume(bucket, { perMinute: 5, perDay: 5 }, NOW)).toEqual({ allowed: true });
   });
 });

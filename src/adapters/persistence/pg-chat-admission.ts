@@ -1,10 +1,10 @@
 import type { ChatAdmission, ChatTarget, RateLimitDecision, RateLimits } from '../../application/ports.ts';
-import { ServiceUnavailableError } from '../../domain/errors.ts';
 import { effectiveRateLimits } from '../../domain/bot-rules.ts';
 import { isUuid } from '../../domain/pagination.ts';
 import { prepared, type Queryable } from './db.ts';
 import { BOT_COLUMNS, CHAT_TARGET_JOIN, IS_CHAT_TARGET, rowToChatTarget, type ChatTargetRow } from './pg-bot-repository.ts';
 import { admissionDecision, windowsAt, type AdmissionRow, type Windows } from './pg-rate-limiter.ts';
+import { StatementBatcher, type Batching } from './statement-batcher.ts';
 
 /**
  * The chat targets of a batch of requests and their admissions, in one statement: only
@@ -53,122 +53,50 @@ const ADMIT_BATCH = prepared(
 type TargetRow = ChatTargetRow & AdmissionRow & { ord: string };
 type Admission = { target: null } | { target: ChatTarget; decision: RateLimitDecision };
 
-interface Waiting {
+interface AdmissionRequest {
   botId: string;
   bucket: string;
   defaults: RateLimits;
   /** The rate-limit windows the request falls in, from its clock reading. */
   windows: Windows;
-  resolve: (admission: Admission) => void;
-  reject: (error: unknown) => void;
-  /** Fails the request if no batch has taken it by then (the database is not answering). */
-  deadline: NodeJS.Timeout;
 }
-
-export interface ChatAdmissionBatching {
-  /** Batches on the wire at once; requests arriving meanwhile wait for the next. */
-  maxInFlight: number;
-  /** Requests in one batch at most. */
-  maxBatch: number;
-  /**
-   * How long a request may wait for a batch to take it: past that the database is not
-   * answering, and the request fails as unavailable (503), like a pool checkout that times out.
-   */
-  queueTimeoutMs: number;
-}
-
-const DEFAULT_BATCHING: ChatAdmissionBatching = { maxInFlight: 2, maxBatch: 64, queueTimeoutMs: 5_000 };
 
 /**
- * Chat admissions, grouped: the requests that arrive while earlier batches are on the wire
- * go together in the next statement. At low load each request goes alone at once (at the
- * end of the event-loop turn it arrived in); under load one round trip, one socket write
- * and one PostgreSQL statement serve many. Each request's outcome is the one it would get
- * alone: a batch applies the admission rule to its requests one after the other.
+ * Chat admissions, grouped by a StatementBatcher: the requests that arrive while earlier
+ * batches are on the wire go together in the next statement. Each request's outcome is the
+ * one it would get alone: a batch applies the admission rule to its requests one after the other.
  */
 export class PgChatAdmission implements ChatAdmission {
-  private readonly waiting: Waiting[] = [];
-  private inFlight = 0;
-  private flushScheduled = false;
-  private readonly batching: ChatAdmissionBatching;
+  private readonly batcher: StatementBatcher<AdmissionRequest, Admission>;
 
   constructor(
     private readonly q: Queryable,
-    batching: Partial<ChatAdmissionBatching> = {},
+    batching: Partial<Batching> = {},
   ) {
-    this.batching = { ...DEFAULT_BATCHING, ...batching };
+    this.batcher = new StatementBatcher('chat admission', (batch) => this.run(batch), batching);
   }
 
   admit(botId: string, bucket: string, defaults: RateLimits, now: Date): Promise<Admission> {
     if (!isUuid(botId)) return Promise.resolve({ target: null });
-    return new Promise((resolve, reject) => {
-      const request: Waiting = {
-        botId,
-        bucket,
-        defaults,
-        windows: windowsAt(now),
-        resolve,
-        reject,
-        deadline: setTimeout(() => this.expire(request), this.batching.queueTimeoutMs),
-      };
-      this.waiting.push(request);
-      if (!this.flushScheduled) {
-        this.flushScheduled = true;
-        setImmediate(() => {
-          this.flushScheduled = false;
-          this.flush();
-        });
-      }
-    });
+    return this.batcher.submit({ botId, bucket, defaults, windows: windowsAt(now) });
   }
 
-  private expire(request: Waiting): void {
-    const index = this.waiting.indexOf(request);
-    if (index < 0) return; // a batch took it meanwhile
-    this.waiting.splice(index, 1);
-    request.reject(new ServiceUnavailableError(new Error('no chat admission batch could be sent in time')));
-  }
-
-  private flush(): void {
-    while (this.inFlight < this.batching.maxInFlight && this.waiting.length > 0) {
-      const batch = this.waiting.splice(0, this.batching.maxBatch);
-      for (const request of batch) clearTimeout(request.deadline);
-      this.inFlight += 1;
-      void this.run(batch).finally(() => {
-        this.inFlight -= 1;
-        this.flush();
-      });
-    }
-  }
-
-  private async run(batch: Waiting[]): Promise<void> {
-    let rows: TargetRow[];
-    try {
-      rows = await this.query(batch);
-    } catch (error) {
-      for (const request of batch) request.reject(error);
-      return;
-    }
+  private async run(batch: AdmissionRequest[]): Promise<Admission[]> {
+    const { rows } = await this.q.query<TargetRow>(ADMIT_BATCH, [
+      batch.map((request) => request.botId),
+      batch.map((request) => request.bucket),
+      batch.map((request) => request.windows.shortStart),
+      batch.map((request) => request.windows.longStart),
+      batch.map((request) => request.defaults.perMinute),
+      batch.map((request) => request.defaults.perDay),
+    ]);
     const byOrdinal = new Map(rows.map((row) => [Number(row.ord), row]));
-    for (const [index, request] of batch.entries()) request.resolve(outcome(request, byOrdinal.get(index + 1)));
-  }
-
-  private query(batch: Waiting[]): Promise<TargetRow[]> {
-    return this.q
-      .query<TargetRow>(ADMIT_BATCH, [
-        batch.map((request) => request.botId),
-        batch.map((request) => request.bucket),
-        batch.map((request) => request.windows.shortStart),
-        batch.map((request) => request.windows.longStart),
-        batch.map((request) => request.defaults.perMinute),
-        batch.map((request) => request.defaults.perDay),
-      ])
-      .then((result) => result.rows);
+    return batch.map((request, index) => outcome(request, byOrdinal.get(index + 1)));
   }
 }
 
 /** A request's admission from its row: none means no target (unknown, inactive or ownerless bot). */
-const outcome = (request: Waiting, row: TargetRow | undefined): Admission => {
+const outcome = (request: AdmissionRequest, row: TargetRow | undefined): Admission => {
   if (!row) return { target: null };
   const target = rowToChatTarget(row);
   return { target, decision: admissionDecision(row, effectiveRateLimits(target.bot, request.defaults), request.windows) };

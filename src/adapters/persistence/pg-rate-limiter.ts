@@ -1,5 +1,6 @@
 import type { RateLimitDecision, RateLimiter, RateLimits } from '../../application/ports.ts';
 import { prepared, type Queryable } from './db.ts';
+import { StatementBatcher, type Batching } from './statement-batcher.ts';
 
 const MINUTE_MS = 60_000;
 const DAY_MS = 86_400_000;
@@ -26,12 +27,13 @@ export interface AdmissionRow {
 
 /**
  * Admits and counts in both tiers, or changes nothing: `rate_limit_admit` (sql/006) holds
- * the rule, for one request or a batch. $1 bucket, $2 minute window start, $3 day window
- * start, $4 per-minute limit, $5 per-day limit.
+ * the rule, for a batch of requests, and answers one row per request in order. Arrays, one
+ * element per request: $1 buckets, $2 minute window starts, $3 day window starts, $4 per-minute
+ * limits, $5 per-day limits.
  */
-const CONSUME = prepared(
-  'rate-limit-consume',
-  `SELECT * FROM rate_limit_admit(ARRAY[$1::text], ARRAY[$2::timestamptz], ARRAY[$3::timestamptz], ARRAY[$4::int], ARRAY[$5::int])`,
+const CONSUME_BATCH = prepared(
+  'rate-limit-consume-batch',
+  `SELECT * FROM rate_limit_admit($1::text[], $2::timestamptz[], $3::timestamptz[], $4::int[], $5::int[])`,
 );
 
 interface Tier {
@@ -58,12 +60,39 @@ export const admissionDecision = (row: AdmissionRow | undefined, limits: RateLim
   return { allowed: false, scope: 'long', resetAt: long.start + DAY_MS };
 };
 
-export class PgRateLimiter implements RateLimiter {
-  constructor(private readonly q: Queryable) {}
+interface Spend {
+  bucket: string;
+  limits: RateLimits;
+  windows: Windows;
+}
 
-  async consume(bucket: string, limits: RateLimits, now: Date): Promise<RateLimitDecision> {
-    const windows = windowsAt(now);
-    const params = [bucket, windows.shortStart, windows.longStart, limits.perMinute, limits.perDay];
-    return admissionDecision((await this.q.query<AdmissionRow>(CONSUME, params)).rows[0], limits, windows);
+/**
+ * Spends rate limits through a StatementBatcher, as chat admissions do: the spends that arrive
+ * together (saves, leads, knowledge reads of many widgets) share one statement, and each gets
+ * the decision it would get alone.
+ */
+export class PgRateLimiter implements RateLimiter {
+  private readonly batcher: StatementBatcher<Spend, RateLimitDecision>;
+
+  constructor(
+    private readonly q: Queryable,
+    batching: Partial<Batching> = {},
+  ) {
+    this.batcher = new StatementBatcher('rate limit', (batch) => this.run(batch), batching);
+  }
+
+  consume(bucket: string, limits: RateLimits, now: Date): Promise<RateLimitDecision> {
+    return this.batcher.submit({ bucket, limits, windows: windowsAt(now) });
+  }
+
+  private async run(batch: Spend[]): Promise<RateLimitDecision[]> {
+    const { rows } = await this.q.query<AdmissionRow>(CONSUME_BATCH, [
+      batch.map((spend) => spend.bucket),
+      batch.map((spend) => spend.windows.shortStart),
+      batch.map((spend) => spend.windows.longStart),
+      batch.map((spend) => spend.limits.perMinute),
+      batch.map((spend) => spend.limits.perDay),
+    ]);
+    return batch.map((spend, index) => admissionDecision(rows[index], spend.limits, spend.windows));
   }
 }
