@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { RateLimits } from '../../src/application/ports.ts';
-import { Db, type PreparedStatement, type Queryable } from '../../src/adapters/persistence/db.ts';
+import { Db, type Queryable } from '../../src/adapters/persistence/db.ts';
 import { ServiceUnavailableError } from '../../src/domain/errors.ts';
 import { PgBotRepository } from '../../src/adapters/persistence/pg-bot-repository.ts';
+import { PgBotTokenRepository } from '../../src/adapters/persistence/pg-bot-token-repository.ts';
 import { PgChatAdmission } from '../../src/adapters/persistence/pg-chat-admission.ts';
 import { PgUserRepository } from '../../src/adapters/persistence/pg-user-repository.ts';
+import { counting, failingFirst } from '../support/queryables.ts';
 import { useTwoInstanceDatabase } from '../support/test-database.ts';
 
 // Two app instances: two pools on one database.
@@ -29,19 +31,6 @@ const newBot = async (options: { active?: boolean; provider?: boolean } = {}) =>
   );
   if (options.active === false) await bots.updateSettings(bot.id, { isActive: false }, NOW);
   return bot.id;
-};
-
-/** A Queryable that counts the statements it runs, by name (or text). */
-const counting = (inner: Queryable) => {
-  const counts = new Map<string, number>();
-  const q: Queryable = {
-    query: (statement: string | PreparedStatement, params?: unknown[]) => {
-      const key = typeof statement === 'string' ? statement : statement.name;
-      counts.set(key, (counts.get(key) ?? 0) + 1);
-      return inner.query(statement, params);
-    },
-  } as Queryable;
-  return { q, counts };
 };
 
 const outcome = (admission: Awaited<ReturnType<PgChatAdmission['admit']>>) =>
@@ -136,17 +125,7 @@ describe('PgChatAdmission batches concurrent admissions', () => {
 
   it('fails every request of a batch whose statement fails, and goes on with the next batch', async () => {
     const botId = await newBot();
-    let failNext = true;
-    const q: Queryable = {
-      query: (statement: string | PreparedStatement, params?: unknown[]) => {
-        if (failNext) {
-          failNext = false;
-          return Promise.reject(new Error('connection lost'));
-        }
-        return shared.database.db.query(statement, params);
-      },
-    } as Queryable;
-    const admission = new PgChatAdmission(q);
+    const admission = new PgChatAdmission(failingFirst(shared.database.db));
     const first = await Promise.allSettled([0, 1, 2].map(() => admission.admit(botId, `chat:${botId}`, DEFAULTS, NOW)));
     expect(first.map((result) => result.status)).toEqual(['rejected', 'rejected', 'rejected']);
     expect(outcome(await admission.admit(botId, `chat:${botId}`, DEFAULTS, NOW))).toBe('allowed');
@@ -161,6 +140,26 @@ describe('PgChatAdmission batches concurrent admissions', () => {
     const started = Date.now();
     await expect(admission.admit(botId, `chat:${botId}`, DEFAULTS, NOW)).rejects.toBeInstanceOf(ServiceUnavailableError);
     expect(Date.now() - started).toBeLessThan(5_000);
+  });
+});
+
+describe('PgBotTokenRepository batches concurrent look-ups', () => {
+  it('answers the look-ups that arrive together in one statement, each as it would alone', async () => {
+    const [botA, botB] = await Promise.all([newBot(), newBot()]);
+    const setUp = new PgBotTokenRepository(shared.database.db);
+    const hash = () => randomUUID().replaceAll('-', '').repeat(2);
+    const [live, other, revoked, expired, unknown] = [hash(), hash(), hash(), hash(), hash()];
+    const token = (botId: string, tokenHash: string, expiresAt: Date | null = null) =>
+      setUp.create({ botId, name: 'site', tokenHash, lastFour: tokenHash.slice(-4), expiresAt }, NOW);
+    await Promise.all([token(botA, live), token(botB, other), token(botA, expired, new Date(NOW.getTime() - 1))]);
+    const toRevoke = await token(botB, revoked);
+    await setUp.revoke(botB, toRevoke.id, NOW);
+
+    const { q, counts } = counting(shared.database.db);
+    const tokens = new PgBotTokenRepository(q);
+    const found = await Promise.all([live, other, revoked, expired, unknown, live].map((h) => tokens.findUsable(h, NOW)));
+    expect(found.map((f) => f?.bot.id ?? null)).toEqual([botA, botB, null, null, null, botA]);
+    expect(counts.get('bot-token-find-usable-batch')).toBe(1);
   });
 });
 

@@ -3,6 +3,7 @@ import { isUuid } from '../../domain/pagination.ts';
 import type { Bot, BotTokenInfo } from '../../domain/types.ts';
 import { prepared, type Queryable } from './db.ts';
 import { BOT_COLUMNS, rowToBot, type BotRow } from './pg-bot-repository.ts';
+import { StatementBatcher } from './statement-batcher.ts';
 
 interface BotTokenRow {
   id: string;
@@ -35,18 +36,28 @@ const INSERT_TOKEN = `
 const LIST_FOR_BOT = `SELECT ${TOKEN_COLUMNS} FROM bot_tokens WHERE bot_id = $1 ORDER BY created_at DESC, id DESC`;
 // COALESCE keeps the first revocation time when revoked twice.
 const REVOKE = 'UPDATE bot_tokens SET revoked_at = COALESCE(revoked_at, $3) WHERE bot_id = $1 AND id = $2';
-// Every v1 request: the bot comes with the token, in one round trip, prepared once per connection.
-const FIND_USABLE = prepared(
-  'bot-token-find-usable',
-  `SELECT t.id AS token_id, ${BOT_COLUMNS}
-   FROM bot_tokens t JOIN bots b ON b.id = t.bot_id
-   WHERE t.token_hash = $1 AND t.revoked_at IS NULL AND (t.expires_at IS NULL OR t.expires_at > $2)`,
+// Every v1 request: the bot comes with the token, in one round trip, prepared once per
+// connection; the look-ups that arrive together share the statement. $1 token hashes, $2 the
+// times they were presented at, one element per request.
+const FIND_USABLE_BATCH = prepared(
+  'bot-token-find-usable-batch',
+  `SELECT r.ord, t.id AS token_id, ${BOT_COLUMNS}
+   FROM unnest($1::text[], $2::timestamptz[]) WITH ORDINALITY AS r(token_hash, presented_at, ord)
+   JOIN bot_tokens t ON t.token_hash = r.token_hash
+   JOIN bots b ON b.id = t.bot_id
+   WHERE t.revoked_at IS NULL AND (t.expires_at IS NULL OR t.expires_at > r.presented_at)`,
 );
 const TOUCH = `
   UPDATE bot_tokens SET last_used_at = $2
   WHERE id = $1 AND (last_used_at IS NULL OR last_used_at < $2::timestamptz - interval '1 minute')`;
 
+type UsableToken = { tokenId: string; bot: Bot } | null;
+
 export class PgBotTokenRepository implements BotTokenRepository {
+  private readonly lookups = new StatementBatcher<{ tokenHash: string; now: Date }, UsableToken>('bot token look-up', (batch) =>
+    this.findBatch(batch),
+  );
+
   constructor(private readonly q: Queryable) {}
 
   async create(token: NewBotToken, now: Date): Promise<BotTokenInfo> {
@@ -71,9 +82,20 @@ export class PgBotTokenRepository implements BotTokenRepository {
     return (await this.q.query(REVOKE, [botId, tokenId, now])).rowCount! > 0;
   }
 
-  async findUsable(tokenHash: string, now: Date): Promise<{ tokenId: string; bot: Bot } | null> {
-    const { rows } = await this.q.query<BotRow & { token_id: string }>(FIND_USABLE, [tokenHash, now]);
-    return rows[0] ? { tokenId: rows[0].token_id, bot: rowToBot(rows[0]) } : null;
+  findUsable(tokenHash: string, now: Date): Promise<UsableToken> {
+    return this.lookups.submit({ tokenHash, now });
+  }
+
+  private async findBatch(batch: { tokenHash: string; now: Date }[]): Promise<UsableToken[]> {
+    const { rows } = await this.q.query<BotRow & { token_id: string; ord: string }>(FIND_USABLE_BATCH, [
+      batch.map((lookup) => lookup.tokenHash),
+      batch.map((lookup) => lookup.now),
+    ]);
+    const byOrdinal = new Map(rows.map((row) => [Number(row.ord), row]));
+    return batch.map((_, index) => {
+      const row = byOrdinal.get(index + 1);
+      return row ? { tokenId: row.token_id, bot: rowToBot(row) } : null;
+    });
   }
 
   async touch(tokenId: string, now: Date): Promise<void> {
