@@ -8,12 +8,10 @@
  *
  * It is a report: the exit code is 0 whatever the figures, and 1 only when the data cannot be found.
  */
-import { existsSync, readFileSync } from 'node:fs';
 import { cpus, loadavg } from 'node:os';
-import { fileURLToPath } from 'node:url';
 import { BLOCK_REASONS, type MessageVerdict } from '../src/domain/guardrails/index.ts';
 import { DECIDERS, verdictsOf, type SplitVerdicts } from '../src/domain/guardrails/tooling.ts';
-import { readSplit, SOURCES, type LabelledMessage, type Split } from './support/guardrails-data.ts';
+import { freshRoundAfterFreezing, readSplit, SOURCES, type LabelledMessage, type Split } from './support/guardrails-data.ts';
 
 const MAX_MESSAGE_CHARS = 8000;
 const DECIDER_NAMES = ['rules', 'model', 'combined'] as const;
@@ -64,19 +62,20 @@ const rightReasonBy = (name: DeciderName) => (s: Scored) => {
 const perDecider = (f: (name: DeciderName) => number) =>
   Object.fromEntries(DECIDER_NAMES.map((name) => [name, f(name)])) as Record<DeciderName, number>;
 
+type Hit = (name: DeciderName) => (s: Scored) => boolean;
+
+/** "hits/total rate" of a set, for each decider. */
+const countCells = (set: Scored[], hit: Hit) =>
+  DECIDER_NAMES.map((d) => {
+    const hits = set.filter(hit(d)).length;
+    return `${hits}/${set.length} ${percent(hits, set.length)}`;
+  });
+
 /** One row per group: "hits/total rate" for each decider. */
-function sideBySide(items: Scored[], key: (s: Scored) => string, hit: (name: DeciderName) => (s: Scored) => boolean): string[][] {
+function sideBySide(items: Scored[], key: (s: Scored) => string, hit: Hit): string[][] {
   const groups = new Map<string, Scored[]>();
   for (const item of items) groups.set(key(item), [...(groups.get(key(item)) ?? []), item]);
-  return [...groups.entries()]
-    .sort(([a], [b]) => a.localeCompare(b))
-    .map(([name, members]) => [
-      name,
-      ...DECIDER_NAMES.map((d) => {
-        const hits = members.filter(hit(d)).length;
-        return `${hits}/${members.length} ${percent(hits, members.length)}`;
-      }),
-    ]);
+  return [...groups.entries()].sort(([a], [b]) => a.localeCompare(b)).map(([name, members]) => [name, ...countCells(members, hit)]);
 }
 
 function evaluateSet(title: string, messages: LabelledMessage[], verbose: boolean): Figures {
@@ -89,14 +88,14 @@ function evaluateSet(title: string, messages: LabelledMessage[], verbose: boolea
   if (attacks.length > 0) {
     printTable('attacks blocked, per category', header, [
       ...sideBySide(attacks, (s) => s.message.label, blockedBy),
-      ['all', ...DECIDER_NAMES.map((d) => `${attacks.filter(blockedBy(d)).length}/${attacks.length} ${percent(attacks.filter(blockedBy(d)).length, attacks.length)}`)],
+      ['all', ...countCells(attacks, blockedBy)],
     ]);
     printTable('blocked with the labelled category as reason', header, sideBySide(attacks, (s) => s.message.label, rightReasonBy));
     const variantOf = (s: Scored) => s.message.variant.replace(/^multilingual-.*/, 'multilingual');
     if (verbose) printTable('attacks blocked, per variant', header, sideBySide(attacks, variantOf, blockedBy));
   }
   if (benign.length > 0) {
-    const fp = (set: Scored[]) => DECIDER_NAMES.map((d) => `${set.filter(blockedBy(d)).length}/${set.length} ${percent(set.filter(blockedBy(d)).length, set.length)}`);
+    const fp = (set: Scored[]) => countCells(set, blockedBy);
     printTable('false positives', header, [['all benign', ...fp(benign)], ...(hard.length > 0 ? [['hard negatives', ...fp(hard)]] : [])]);
     if (verbose) {
       for (const s of benign.filter(blockedBy('combined'))) {
@@ -154,21 +153,13 @@ function latencyInputs(rows: LabelledMessage[]): Record<string, string> {
 
 /**
  * Realistic 8,000-character messages: many different recruiter and attack messages from the
- * held-out sets the rules were never tuned on (eval/*holdout*, eval/fresh3-benign), in the
+ * held-out halves the rules were never tuned on (eval/*holdout*) and eval/fresh3-benign, in the
  * languages they come in, with encodings mixed in (base64, hex, ROT13, URL escapes, leetspeak,
  * zero-width characters). A fixed seed picks them, so every run times the same inputs.
  */
 function realisticInputs(): Record<string, string> {
-  const dir = fileURLToPath(new URL('../eval/', import.meta.url));
-  const texts = ['fresh-holdout.jsonl', 'fresh2-holdout.jsonl', 'fresh4-holdout.jsonl', 'fresh3-benign.jsonl']
-    .filter((file) => existsSync(dir + file))
-    .flatMap((file) =>
-      readFileSync(dir + file, 'utf8')
-        .split('\n')
-        .filter((line) => line.trim() !== '')
-        .map((line) => (JSON.parse(line) as { text: string }).text),
-    );
-  if (texts.length === 0) return {};
+  const fresh3 = SOURCES.filter((source) => source.name === 'fresh3-benign.jsonl').flatMap((source) => source.read());
+  const texts = [...readSplit('holdout'), ...fresh3].map((message) => message.text);
   let seed = 20261125;
   const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
   const pick = () => texts[Math.floor(next() * texts.length)]!;
@@ -246,24 +237,6 @@ function quantile(samples: number[], q: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))] ?? 0;
 }
 
-/** The latest fresh round, written after the scorer was frozen, if there is one: eval/fresh5-round.jsonl. */
-function freshRound(): LabelledMessage[] {
-  const path = fileURLToPath(new URL('../eval/fresh5-round.jsonl', import.meta.url));
-  if (!existsSync(path)) return [];
-  return readFileSync(path, 'utf8')
-    .split('\n')
-    .filter((line) => line.trim() !== '')
-    .map((line) => JSON.parse(line) as Record<string, unknown>)
-    .map((row) => ({
-      source: 'fresh5-round.jsonl',
-      id: String(row.id),
-      label: row.label as LabelledMessage['label'],
-      variant: String(row.variant),
-      hardNegative: row.hard_negative === true,
-      text: String(row.text),
-    }));
-}
-
 function main(): void {
   const devOnly = process.argv.includes('--dev');
   const splits: Split[] = devOnly ? ['train', 'dev'] : ['train', 'dev', 'test', 'holdout'];
@@ -277,7 +250,7 @@ function main(): void {
   if (!devOnly) {
     const held = readSplit('holdout');
     summary.push(['holdout: the three halves together', evaluateSet('holdout: the three held-out halves together', held, true)]);
-    const fresh = freshRound();
+    const fresh = freshRoundAfterFreezing();
     if (fresh.length > 0) summary.push(['fresh round 5 (headline)', evaluateSet('fresh round 5, written after the scorer was frozen', fresh, true)]);
   }
 

@@ -8,7 +8,7 @@
  * - test: measured once, after the model was frozen;
  * - holdout: the rules' earlier held-out halves, never trained or tuned on, reported as before.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 export type Label =
@@ -66,15 +66,23 @@ function recruiterDev(): LabelledMessage[] {
   }));
 }
 
-function synthetic(): LabelledMessage[] {
-  return lines(projectEval + 'training/synthetic.jsonl').map((row) => ({
-    source: 'synthetic.jsonl',
+/** Rows that carry their own label and hard_negative flag: the synthetic set, and the fresh round written after freezing. */
+function labelledRows(path: string, source: string): LabelledMessage[] {
+  return lines(projectEval + path).map((row) => ({
+    source,
     id: String(row.id),
     label: row.label as Label,
     variant: String(row.variant),
     hardNegative: row.hard_negative === true,
     text: String(row.text),
   }));
+}
+
+const synthetic = () => labelledRows('training/synthetic.jsonl', 'synthetic.jsonl');
+
+/** The fresh round written after the scorer was frozen, if there is one: eval/fresh5-round.jsonl. */
+export function freshRoundAfterFreezing(): LabelledMessage[] {
+  return existsSync(projectEval + 'fresh5-round.jsonl') ? labelledRows('fresh5-round.jsonl', 'fresh5-round.jsonl') : [];
 }
 
 /** Prose from the READMEs of installed packages (scripts/collect-readme-prose.ts): benign technical English. */

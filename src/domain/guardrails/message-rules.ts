@@ -32,8 +32,6 @@ const NO_TERM = UNKNOWN_ID;
 const endsSentence = isSentenceEndId;
 const isBoundary = isBoundaryId;
 
-
-
 const enum Speaker {
   Ordinary,
   /** A clause start, "you" or "your": the verb that follows is said to the bot. */

@@ -12,7 +12,7 @@ export { CLASSES, LearnedScorer, type ScorerClass, type ScorerModel } from './le
 
 /** The texts the scorer reads for a message: normalised, then each decoded reading. */
 export function readingsOf(message: string): string[] {
-  return [...readMessage(message).texts];
+  return readMessage(message).texts;
 }
 
 export interface SplitVerdicts {
@@ -26,10 +26,7 @@ export interface SplitVerdicts {
 /** Each decider on its own, for timing: each reads the message as the check does. */
 export const DECIDERS: Record<'rules' | 'model' | 'combined', (message: string) => MessageVerdict> = {
   rules: (message) => ruleVerdict(readMessage(message)),
-  model: (message) => {
-    const { score: _score, ...verdict } = modelVerdict(readMessage(message));
-    return verdict.blocked ? { blocked: true, reason: verdict.reason } : { blocked: false };
-  },
+  model: (message) => modelVerdict(readMessage(message)).verdict,
   combined: checkVisitorMessage,
 };
 
@@ -37,7 +34,6 @@ export const DECIDERS: Record<'rules' | 'model' | 'combined', (message: string) 
 export function verdictsOf(message: string, scorer: LearnedScorer = LEARNED_SCORER): SplitVerdicts {
   const reading = readMessage(message);
   const rules = ruleVerdict(reading);
-  const { score, ...model } = modelVerdict(reading, scorer);
-  const plain: MessageVerdict = model.blocked ? { blocked: true, reason: model.reason } : { blocked: false };
-  return { rules, model: plain, combined: rules.blocked ? rules : plain, attack: score.attack };
+  const { verdict: model, score } = modelVerdict(reading, scorer);
+  return { rules, model, combined: rules.blocked ? rules : model, attack: score.attack };
 }

@@ -6,16 +6,15 @@ import type { MessageVerdict } from './block-reasons.ts';
 import { LEARNED_SCORER, type WindowScores } from './learned-scorer.ts';
 import { readMessage, ruleVerdict, type MessageReading } from './message-rules.ts';
 
-export function modelVerdict(reading: MessageReading, scorer = LEARNED_SCORER): MessageVerdict & { score: WindowScores } {
+/** The scorer's verdict on a message, and the score it came from. */
+export function modelVerdict(reading: MessageReading, scorer = LEARNED_SCORER): { verdict: MessageVerdict; score: WindowScores } {
   const score = scorer.score(reading.texts);
-  return score.attack >= scorer.threshold ? { blocked: true, reason: score.reason, score } : { blocked: false, score };
+  return { verdict: score.attack >= scorer.threshold ? { blocked: true, reason: score.reason } : { blocked: false }, score };
 }
 
 /** Decides whether a visitor's message is an attack on the bot, and which kind. */
 export function checkVisitorMessage(message: string): MessageVerdict {
   const reading = readMessage(message);
   const rules = ruleVerdict(reading);
-  if (rules.blocked) return rules;
-  const model = modelVerdict(reading);
-  return model.blocked ? { blocked: true, reason: model.reason } : { blocked: false };
+  return rules.blocked ? rules : modelVerdict(reading).verdict;
 }
