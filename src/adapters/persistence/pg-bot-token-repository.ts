@@ -3,7 +3,7 @@ import { isUuid } from '../../domain/pagination.ts';
 import type { Bot, BotTokenInfo } from '../../domain/types.ts';
 import { prepared, type Queryable } from './db.ts';
 import { BOT_COLUMNS, rowToBot, type BotRow } from './pg-bot-repository.ts';
-import { StatementBatcher } from './statement-batcher.ts';
+import { inRequestOrder, StatementBatcher } from './statement-batcher.ts';
 
 interface BotTokenRow {
   id: string;
@@ -91,11 +91,7 @@ export class PgBotTokenRepository implements BotTokenRepository {
       batch.map((lookup) => lookup.tokenHash),
       batch.map((lookup) => lookup.now),
     ]);
-    const byOrdinal = new Map(rows.map((row) => [Number(row.ord), row]));
-    return batch.map((_, index) => {
-      const row = byOrdinal.get(index + 1);
-      return row ? { tokenId: row.token_id, bot: rowToBot(row) } : null;
-    });
+    return inRequestOrder(batch, rows).map((row) => (row ? { tokenId: row.token_id, bot: rowToBot(row) } : null));
   }
 
   async touch(tokenId: string, now: Date): Promise<void> {

@@ -4,7 +4,7 @@ import { isUuid } from '../../domain/pagination.ts';
 import { prepared, type Queryable } from './db.ts';
 import { BOT_COLUMNS, CHAT_TARGET_JOIN, IS_CHAT_TARGET, rowToChatTarget, type ChatTargetRow } from './pg-bot-repository.ts';
 import { admissionDecision, windowsAt, type AdmissionRow, type Windows } from './pg-rate-limiter.ts';
-import { StatementBatcher, type Batching } from './statement-batcher.ts';
+import { inRequestOrder, StatementBatcher, type Batching } from './statement-batcher.ts';
 
 /**
  * The chat targets of a batch of requests and their admissions, in one statement: only
@@ -90,8 +90,8 @@ export class PgChatAdmission implements ChatAdmission {
       batch.map((request) => request.defaults.perMinute),
       batch.map((request) => request.defaults.perDay),
     ]);
-    const byOrdinal = new Map(rows.map((row) => [Number(row.ord), row]));
-    return batch.map((request, index) => outcome(request, byOrdinal.get(index + 1)));
+    const answered = inRequestOrder(batch, rows);
+    return batch.map((request, index) => outcome(request, answered[index]));
   }
 }
 

@@ -14,6 +14,15 @@ export interface Batching {
 
 export const DEFAULT_BATCHING: Batching = { maxInFlight: 2, maxBatch: 64, queueTimeoutMs: 5_000 };
 
+/**
+ * A batch's rows put back in request order, for statements that unnest their arrays WITH
+ * ORDINALITY as `ord` (from 1) and answer only some requests: undefined where a request has no row.
+ */
+export function inRequestOrder<Row extends { ord: string }>(batch: readonly unknown[], rows: Row[]): (Row | undefined)[] {
+  const byOrdinal = new Map(rows.map((row) => [Number(row.ord), row]));
+  return batch.map((_, index) => byOrdinal.get(index + 1));
+}
+
 interface Waiting<Request, Outcome> {
   request: Request;
   resolve: (outcome: Outcome) => void;
