@@ -141,6 +141,45 @@ export const conversationRepositoryContract = (makeSubject: () => Promise<Conver
       expect(locked).toMatchObject({ created: false, tail: [user('Hi'), assistant('Hello!')] });
     });
 
+    it('starts concurrent first saves each as it would alone: one conversation per session, every effect once', async () => {
+      const fixture = await makeSubject();
+      const { subject, botId, otherBotId, ownerId, bots, notifications } = fixture;
+      const [shared, own, elsewhere] = [randomUUID(), randomUUID(), randomUUID()];
+      const starts = [
+        { bot: botId, session: shared, messages: [user('one'), assistant('two')] },
+        { bot: botId, session: own, messages: [user('three')] },
+        { bot: botId, session: shared, messages: [user('one'), assistant('two'), user('again')] },
+        { bot: otherBotId, session: elsewhere, messages: [user('four'), assistant('five')] },
+      ].map(({ bot, session, messages }) => ({ start: { id: randomUUID(), botId: bot, sessionId: session }, messages }));
+
+      const results = await Promise.all(
+        starts.map(({ start, messages }, index) => subject.startWith(start, messages, later(index), saveEffects(fixture, start, true, messages.length))),
+      );
+
+      expect(results[1]).toMatchObject({ id: starts[1]!.start.id, messageCount: 1 });
+      expect(results[3]).toMatchObject({ id: starts[3]!.start.id, messageCount: 2 });
+      // The shared session started once, by one of its two saves, with that save's messages.
+      const sharedWinner = [0, 2].filter((index) => results[index] !== null);
+      expect(sharedWinner).toHaveLength(1);
+      const winner = starts[sharedWinner[0]!]!;
+      expect((await subject.get(botId, winner.start.id))?.messages.map((message) => message.content)).toEqual(
+        winner.messages.map((message) => message.content),
+      );
+      expect((await subject.list(botId, { limit: 10, cursor: null })).items).toHaveLength(2);
+      expect(await bots.stats(botId)).toMatchObject({ totalConversations: 2, totalMessages: 1 + winner.messages.length });
+      expect(await bots.stats(otherBotId)).toMatchObject({ totalConversations: 1, totalMessages: 2 });
+      // saveEffects names the fixture's owner and first bot for every start.
+      const payloads = (await notifications.list(ownerId, { limit: 10, cursor: null }, false)).items.map((item) => item.payload);
+      expect(payloads).toHaveLength(3);
+      expect(payloads).toEqual(
+        expect.arrayContaining([
+          { botId, conversationId: winner.start.id, sessionId: shared },
+          { botId, conversationId: starts[1]!.start.id, sessionId: own },
+          { botId, conversationId: starts[3]!.start.id, sessionId: elsewhere },
+        ]),
+      );
+    });
+
     it('gives the last messages with the conversation, oldest first', async () => {
       const { subject, botId } = await makeSubject();
       const sessionId = randomUUID();

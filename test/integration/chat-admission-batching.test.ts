@@ -6,6 +6,7 @@ import { ServiceUnavailableError } from '../../src/domain/errors.ts';
 import { PgBotRepository } from '../../src/adapters/persistence/pg-bot-repository.ts';
 import { PgBotTokenRepository } from '../../src/adapters/persistence/pg-bot-token-repository.ts';
 import { PgChatAdmission } from '../../src/adapters/persistence/pg-chat-admission.ts';
+import { PgConversationRepository } from '../../src/adapters/persistence/pg-conversation-repository.ts';
 import { PgUserRepository } from '../../src/adapters/persistence/pg-user-repository.ts';
 import { counting, failingFirst } from '../support/queryables.ts';
 import { useTwoInstanceDatabase } from '../support/test-database.ts';
@@ -160,6 +161,59 @@ describe('PgBotTokenRepository batches concurrent look-ups', () => {
     const found = await Promise.all([live, other, revoked, expired, unknown, live].map((h) => tokens.findUsable(h, NOW)));
     expect(found.map((f) => f?.bot.id ?? null)).toEqual([botA, botB, null, null, null, botA]);
     expect(counts.get('bot-token-find-usable-batch')).toBe(1);
+  });
+});
+
+describe('PgConversationRepository batches first saves', () => {
+  const message = (content: string) => ({ role: 'user' as const, content });
+  const effects = (messages: number) => ({ botTotals: { conversations: 1, messages }, notify: null });
+  const stats = (botId: string) => new PgBotRepository(shared.database.db).stats(botId);
+
+  it('starts the first saves that arrive together in one statement, each as it would alone', async () => {
+    const [botA, botB] = await Promise.all([newBot(), newBot()]);
+    const { q, counts } = counting(shared.database.db);
+    const conversations = new PgConversationRepository(q);
+    const repeated = randomUUID();
+    const requests = [
+      { botId: botA, sessionId: randomUUID(), messages: ['a1', 'a2'] },
+      { botId: botA, sessionId: repeated, messages: ['b1'] },
+      { botId: randomUUID(), sessionId: randomUUID(), messages: ['no such bot'] },
+      { botId: botB, sessionId: randomUUID(), messages: ['c1', 'c2', 'c3'] },
+      { botId: botA, sessionId: repeated, messages: ['b1', 'b2'] },
+    ];
+    const started = await Promise.all(
+      requests.map(({ botId, sessionId, messages }, index) =>
+        conversations.startWith({ id: randomUUID(), botId, sessionId }, messages.map(message), new Date(NOW.getTime() + index), effects(messages.length)),
+      ),
+    );
+
+    // Arrival order decides within a batch: the repeated session's first save starts it.
+    expect(started.map((conversation) => conversation?.messageCount ?? null)).toEqual([2, 1, null, 3, null]);
+    expect(counts.get('conversation-start-batch')).toBe(1);
+    const stored = await Promise.all(started.map((conversation) => conversation && conversations.get(conversation.botId, conversation.id)));
+    expect(stored.map((found) => found?.messages.map((m) => m.content) ?? null)).toEqual([['a1', 'a2'], ['b1'], null, ['c1', 'c2', 'c3'], null]);
+    expect(stored[3]?.conversation.startedAt).toEqual(new Date(NOW.getTime() + 3));
+    expect(await stats(botA)).toMatchObject({ totalConversations: 2, totalMessages: 3 });
+    expect(await stats(botB)).toMatchObject({ totalConversations: 1, totalMessages: 3 });
+  });
+
+  it('never deadlocks when two instances start the same sessions in opposite orders', async () => {
+    const ROUNDS = 20;
+    const bots = await Promise.all(Array.from({ length: 4 }, () => newBot()));
+    const instances = [new PgConversationRepository(shared.database.db), new PgConversationRepository(shared.secondPool)];
+    for (let round = 0; round < ROUNDS; round++) {
+      const sessions = bots.flatMap((botId) => [0, 1, 2].map(() => ({ botId, sessionId: randomUUID() })));
+      const results = await Promise.all(
+        instances.flatMap((instance, which) =>
+          (which === 0 ? sessions : [...sessions].reverse()).map(({ botId, sessionId }) =>
+            instance.startWith({ id: randomUUID(), botId, sessionId }, [message('hi')], NOW, effects(1)),
+          ),
+        ),
+      );
+      expect(results.filter((result) => result !== null)).toHaveLength(sessions.length);
+    }
+    const totals = await Promise.all(bots.map(stats));
+    expect(totals.map((total) => [total.totalConversations, total.totalMessages])).toEqual(bots.map(() => [ROUNDS * 3, ROUNDS * 3]));
   });
 });
 

@@ -54,9 +54,8 @@ const TOUCH = `
 type UsableToken = { tokenId: string; bot: Bot } | null;
 
 export class PgBotTokenRepository implements BotTokenRepository {
-  private readonly lookups = new StatementBatcher<{ tokenHash: string; now: Date }, UsableToken>('bot token look-up', (batch) =>
-    this.findBatch(batch),
-  );
+  /** Look-ups that arrive together share one statement; built on first use (transactions never look one up). */
+  private lookups?: StatementBatcher<{ tokenHash: string; now: Date }, UsableToken>;
 
   constructor(private readonly q: Queryable) {}
 
@@ -83,6 +82,7 @@ export class PgBotTokenRepository implements BotTokenRepository {
   }
 
   findUsable(tokenHash: string, now: Date): Promise<UsableToken> {
+    this.lookups ??= new StatementBatcher('bot token look-up', (batch) => this.findBatch(batch));
     return this.lookups.submit({ tokenHash, now });
   }
 

@@ -3,6 +3,7 @@ import { isUuid } from '../../domain/pagination.ts';
 import type { ChatMessage, ChatRole, Conversation, Page, StoredMessage } from '../../domain/types.ts';
 import { prepared, type Queryable } from './db.ts';
 import { afterCursor, cursorParams, toPage } from './keyset.ts';
+import { StatementBatcher, type Batching } from './statement-batcher.ts';
 
 const PREVIEW_LENGTH = 120;
 
@@ -110,22 +111,16 @@ const APPEND = prepared(
   ), ${effectCtes('updated', 4, 5)}
   SELECT ${CONVERSATION_COLUMNS} FROM updated`,
 );
-// A first save in one statement: the conversation, its messages and the named effects, or
-// nothing at all when the session has a conversation already (then the caller locks it).
-// $1 id, $2 bot, $3 session, $4 roles, $5 contents, $6 now, $7 and $8 totals, $9-$11 notification.
-const START_WITH = prepared(
-  'conversation-start-with',
-  `WITH started AS (
-    INSERT INTO conversations (id, bot_id, session_id, message_count, started_at, last_message_at)
-    VALUES ($1, $2, $3, cardinality($4::text[]), $6, $6)
-    ON CONFLICT (bot_id, session_id) DO NOTHING
-    RETURNING ${CONVERSATION_COLUMNS}
-  ), inserted AS (
-    INSERT INTO conversation_messages (conversation_id, position, role, content, created_at)
-    SELECT started.id, m.ordinality - 1, m.role, m.content, $6
-    FROM started, unnest($4::text[], $5::text[]) WITH ORDINALITY AS m(role, content, ordinality)
-  ), ${effectCtes('started', 6, 7)}
-  SELECT ${CONVERSATION_COLUMNS} FROM started`,
+// Sessions' first saves, as many as arrive together in one statement: conversation_start
+// (sql/007) starts each conversation with its messages and the named effects, or does nothing
+// for a session that has a conversation already (then the caller locks it). Arrays, one
+// element per request: $1 ids, $2 bots, $3 sessions, $4 times, $5 message counts, $6 and $7
+// totals, $8-$10 notifications; then one element per message: $11 the request's ordinal,
+// $12 position, $13 role, $14 content.
+const START_BATCH = prepared(
+  'conversation-start-batch',
+  `SELECT started FROM conversation_start($1::uuid[], $2::uuid[], $3::uuid[], $4::timestamptz[], $5::int[], $6::int[], $7::int[],
+     $8::uuid[], $9::text[], $10::jsonb[], $11::int[], $12::int[], $13::text[], $14::text[])`,
 );
 const BELONGS_TO_BOT = 'SELECT 1 FROM conversations WHERE id = $1 AND bot_id = $2';
 const LIST = `
@@ -153,8 +148,45 @@ const effectParams = (effects: SaveEffects) => [
 const NO_EFFECTS: SaveEffects = { botTotals: { conversations: 0, messages: 0 }, notify: null };
 const hasEffects = (effects: SaveEffects) => effects.notify !== null || effects.botTotals.conversations !== 0 || effects.botTotals.messages !== 0;
 
+/** A session's first save, as the batch takes it. */
+interface Start {
+  start: { id: string; botId: string; sessionId: string };
+  messages: ChatMessage[];
+  now: Date;
+  effects: SaveEffects;
+}
+
+/** The parameters of START_BATCH for a batch of first saves. */
+function startBatchParams(batch: Start[]): unknown[] {
+  const messages = batch.flatMap(({ messages }, index) =>
+    messages.map((message, position) => ({ request: index + 1, position, message })),
+  );
+  return [
+    batch.map(({ start }) => start.id),
+    batch.map(({ start }) => start.botId),
+    batch.map(({ start }) => start.sessionId),
+    batch.map(({ now }) => now),
+    batch.map(({ messages }) => messages.length),
+    batch.map(({ effects }) => effects.botTotals.conversations),
+    batch.map(({ effects }) => effects.botTotals.messages),
+    batch.map(({ effects }) => effects.notify?.userId ?? null),
+    batch.map(({ effects }) => effects.notify?.kind ?? null),
+    batch.map(({ effects }) => (effects.notify ? JSON.stringify(effects.notify.payload) : null)),
+    messages.map((m) => m.request),
+    messages.map((m) => m.position),
+    messages.map((m) => m.message.role),
+    messages.map((m) => m.message.content),
+  ];
+}
+
 export class PgConversationRepository implements ConversationRepository {
-  constructor(private readonly q: Queryable) {}
+  /** First saves that arrive together share one statement; built on first use (transactions never start one). */
+  private starts?: StatementBatcher<Start, Conversation | null>;
+
+  constructor(
+    private readonly q: Queryable,
+    private readonly batching: Partial<Batching> = {},
+  ) {}
 
   async startOrLock(botId: string, sessionId: string, now: Date, tailLength = 0): Promise<LockedConversation> {
     const row = (await this.q.query<LockedRow>(START_OR_LOCK, [botId, sessionId, now, tailLength])).rows[0]!;
@@ -182,22 +214,23 @@ export class PgConversationRepository implements ConversationRepository {
     return rowToConversation(rows[0]);
   }
 
-  async startWith(
+  startWith(
     start: { id: string; botId: string; sessionId: string },
     messages: ChatMessage[],
     now: Date,
     effects: SaveEffects,
   ): Promise<Conversation | null> {
-    const { rows } = await this.q.query<ConversationRow>(START_WITH, [
-      start.id,
-      start.botId,
-      start.sessionId,
-      messages.map((message) => message.role),
-      messages.map((message) => message.content),
-      now,
-      ...effectParams(effects),
-    ]);
-    return rows[0] ? rowToConversation(rows[0]) : null;
+    this.starts ??= new StatementBatcher('conversation start', (batch) => this.startBatch(batch), this.batching);
+    return this.starts.submit({ start, messages, now, effects });
+  }
+
+  private async startBatch(batch: Start[]): Promise<(Conversation | null)[]> {
+    const { rows } = await this.q.query<{ started: boolean }>(START_BATCH, startBatchParams(batch));
+    return batch.map(({ start, messages, now }, index) =>
+      rows[index]?.started
+        ? { id: start.id, botId: start.botId, sessionId: start.sessionId, messageCount: messages.length, startedAt: now, lastMessageAt: now }
+        : null,
+    );
   }
 
   async belongsToBot(conversationId: string, botId: string): Promise<boolean> {
