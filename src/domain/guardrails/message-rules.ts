@@ -1100,6 +1100,43 @@ function readsAsCoded(scan: Scan, hint: number, codedWord: number): boolean {
 }
 /** A %XX escape of a printable character: URL-encoded text, worth decoding. */
 const URL_ESCAPE = /%[2-7][0-9a-f]/i;
+const hasUrlEscape = (line: string) => URL_ESCAPE.test(line);
+
+/**
+ * The lines of a text that `keep` selects, joined by newlines. A decoded reading needs only the
+ * lines its decoding changes: reading the rest again costs as much as the whole message and finds
+ * nothing the plain reading did not.
+ */
+function linesWhere(text: string, keep: (line: string) => boolean): string {
+  if (!text.includes('\n')) return text;
+  return text
+    .split('\n')
+    .filter(keep)
+    .join('\n');
+}
+
+/** Letters beyond Latin (Greek, Cyrillic, Arabic, Devanagari, CJK, ...): what a gloss reads. */
+function hasForeignScript(line: string): boolean {
+  for (let i = 0; i < line.length; i += 1) if (line.charCodeAt(i) >= 0x370) return true;
+  return false;
+}
+
+const wordsOfClass = (name: 'rot13Word' | 'reversedWord') => new Set(WORD_CLASSES[name].split(',').map((word) => word.trim()));
+const ROT13_WORDS = wordsOfClass('rot13Word');
+const REVERSED_WORDS = wordsOfClass('reversedWord');
+const ASCII_WORD = /[a-z]+/g;
+
+/**
+ * What a ROT13 or reversed reading decodes: the whole text when the message names the encoding
+ * (the payload may hold none of the common words), else only the lines that hold such a word.
+ */
+function codedLines(normalized: string, scan: Scan, hint: number, codedWords: ReadonlySet<string>): string {
+  if (scan.hasAny(hint)) return normalized;
+  return linesWhere(normalized, (line) => {
+    for (const [word] of line.toLowerCase().matchAll(ASCII_WORD)) if (codedWords.has(word)) return true;
+    return false;
+  });
+}
 
 /** Hex digits only, in pairs; printable ASCII starts each pair with a digit (2-7). */
 function looksLikeHexText(run: string): boolean {
@@ -1136,7 +1173,7 @@ export function readMessage(message: string): MessageReading {
     scans.push(new Scan(tokenize(text, VOCABULARY, INTS)));
   };
   const { base64Runs, hasForeignLetters } = tokens;
-  if (hasForeignLetters) addDecoded(glossText(normalized, GLOSSARY));
+  if (hasForeignLetters) addDecoded(glossText(linesWhere(normalized, hasForeignScript), GLOSSARY));
   if (scan.hasAny(C.hexHint) || normalized.includes(HEX_ESCAPE)) {
     for (const decoded of decodeHexPayloads(normalized)) addDecoded(decoded);
   } else {
@@ -1148,9 +1185,11 @@ export function readMessage(message: string): MessageReading {
     const decoded = decodeBase64Text(run);
     if (decoded !== null) addDecoded(decoded);
   }
-  if (readsAsCoded(scan, C.rot13Hint, C.rot13Word)) addDecoded(rot13(normalized));
-  if (readsAsCoded(scan, C.reversedHint, C.reversedWord)) addDecoded(reverseText(normalized));
-  if (normalized.includes('%') && URL_ESCAPE.test(normalized)) addDecoded(decodeUrlEscapes(normalized));
+  if (readsAsCoded(scan, C.rot13Hint, C.rot13Word)) addDecoded(rot13(codedLines(normalized, scan, C.rot13Hint, ROT13_WORDS)));
+  if (readsAsCoded(scan, C.reversedHint, C.reversedWord)) {
+    addDecoded(reverseText(codedLines(normalized, scan, C.reversedHint, REVERSED_WORDS)));
+  }
+  if (normalized.includes('%') && URL_ESCAPE.test(normalized)) addDecoded(decodeUrlEscapes(linesWhere(normalized, hasUrlEscape)));
   return { texts, scans };
 }
 
