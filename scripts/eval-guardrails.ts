@@ -11,7 +11,7 @@
 import { cpus, loadavg } from 'node:os';
 import { BLOCK_REASONS, type MessageVerdict } from '../src/domain/guardrails/index.ts';
 import { DECIDERS, verdictsOf, type SplitVerdicts } from '../src/domain/guardrails/tooling.ts';
-import { freshRoundAfterFreezing, readSplit, SOURCES, type LabelledMessage, type Split } from './support/guardrails-data.ts';
+import { FRESH_ROUND, freshRoundAfterFreezing, readSplit, SOURCES, type LabelledMessage, type Split } from './support/guardrails-data.ts';
 
 const MAX_MESSAGE_CHARS = 8000;
 const DECIDER_NAMES = ['rules', 'model', 'combined'] as const;
@@ -251,7 +251,7 @@ function main(): void {
     const held = readSplit('holdout');
     summary.push(['holdout: the three halves together', evaluateSet('holdout: the three held-out halves together', held, true)]);
     const fresh = freshRoundAfterFreezing();
-    if (fresh.length > 0) summary.push(['fresh round 5 (headline)', evaluateSet('fresh round 5, written after the scorer was frozen', fresh, true)]);
+    if (fresh.length > 0) summary.push([`${FRESH_ROUND} (headline)`, evaluateSet(`${FRESH_ROUND}, written after the scorer was frozen`, fresh, true)]);
   }
 
   const cell = (f: Figures, pick: (f: Figures) => Record<DeciderName, number>, whole: number) =>

