@@ -107,6 +107,16 @@ describe('checkVisitorMessage: rules and the learned scorer combined', () => {
     expect(verdictsOf(ask, scorerOf(benignWords, 0.9, 0.2)).attack).toBeLessThan(0.2);
   });
 
+  it('reads no further than the window a caller stops at', () => {
+    const text = 'She led the payments team and shipped the ledger rewrite. '.repeat(120);
+    const whole = new FeatureReader().read(text).windowEnds.length;
+    expect(whole).toBeGreaterThan(3);
+    const seen: number[] = [];
+    const stopped = new FeatureReader().read(text, (_start, end) => seen.push(end) === 2);
+    expect(stopped.windowEnds).toEqual(seen);
+    expect(seen).toHaveLength(2);
+  });
+
   it('tells whether some window reaches an attack probability', () => {
     const scorer = scorerOf({ preamble: 'system_prompt_extraction' });
     const padding = 'She led the payments team and shipped the ledger rewrite. '.repeat(120);

@@ -81,8 +81,16 @@ export class FeatureReader {
   private readonly padded = new Uint16Array(MAX_WORD + 2);
   private readonly letter = new Uint16Array(1);
   private spacedLength = 0;
+  private onWindow: ((start: number, end: number) => boolean) | null = null;
+  private stopped = false;
 
-  read(text: string): this {
+  /**
+   * Reads a text's features. `onWindow`, when given, sees each window as it closes, its features in
+   * `buckets[start .. end)`; once it answers true, reading stops there.
+   */
+  read(text: string, onWindow: ((start: number, end: number) => boolean) | null = null): this {
+    this.onWindow = onWindow;
+    this.stopped = false;
     this.count = 0;
     this.windowEnds = [];
     this.wordLength = 0;
@@ -93,7 +101,7 @@ export class FeatureReader {
     this.stamp = nextWindowStamp();
     const lower = text.toLowerCase();
     const length = lower.length;
-    for (let i = 0; i < length; i += 1) {
+    for (let i = 0; i < length && !this.stopped; i += 1) {
       let code = lower.charCodeAt(i);
       if (code >= 128) {
         const folded = foldedCode(code);
@@ -117,9 +125,12 @@ export class FeatureReader {
       this.endWord();
       if (isSentenceEnd(code)) this.endSentence();
     }
-    this.endWord();
-    this.flushSpaced();
-    this.closeWindow();
+    if (!this.stopped) {
+      this.endWord();
+      this.flushSpaced();
+      this.closeWindow();
+    }
+    this.onWindow = null;
     return this;
   }
 
@@ -224,7 +235,10 @@ export class FeatureReader {
 
   private closeWindow(): void {
     const start = this.windowEnds.length === 0 ? 0 : (this.windowEnds[this.windowEnds.length - 1] as number);
-    if (this.count > start) this.windowEnds.push(this.count);
+    if (this.count > start) {
+      this.windowEnds.push(this.count);
+      if (this.onWindow?.(start, this.count)) this.stopped = true;
+    }
     this.stamp = nextWindowStamp();
     this.windowWords = 0;
     this.previousWord = FNV_OFFSET;

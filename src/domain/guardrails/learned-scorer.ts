@@ -76,15 +76,15 @@ export class LearnedScorer {
   private scan(readings: readonly string[], stopAt: number): WindowScores {
     const best: WindowScores = { attack: 0, reason: BLOCK_REASONS[0] };
     const sums = new Float64Array(CLASS_COUNT);
+    // Each window is scored as the reader closes it, so a scan that reaches stopAt reads no further.
+    const scoreWindow = (start: number, end: number) => {
+      this.windowLogits(this.reader.buckets, start, end, sums);
+      this.keepIfWorse(sums, best);
+      return best.attack >= stopAt;
+    };
     for (const text of readings) {
-      const { buckets, windowEnds } = this.reader.read(text);
-      let start = 0;
-      for (const end of windowEnds) {
-        this.windowLogits(buckets, start, end, sums);
-        this.keepIfWorse(sums, best);
-        if (best.attack >= stopAt) return best;
-        start = end;
-      }
+      this.reader.read(text, scoreWindow);
+      if (best.attack >= stopAt) break;
     }
     return best;
   }
