@@ -231,6 +231,19 @@ describe('sign-in (Auth.js credentials flow)', () => {
     expect(response.json).toEqual({ error: 'CredentialsSignin', url: `${app.baseUrl}/login?error=CredentialsSignin` });
   });
 
+  it('answers a NUL in the e-mail or the password like any wrong credentials, not as a database failure', async () => {
+    const { email } = await signedInClient(app.baseUrl);
+    const client = new HttpClient(app.baseUrl);
+    for (const body of [
+      { email: 'nobody\u0000@example.com', password: 'whatever pw' },
+      { email, password: 'correct horse\u0000battery' },
+    ]) {
+      const response = await client.post('/api/auth/callback/credentials', { csrfToken: await csrfOf(client), ...body }, freshAddress());
+      expect(response.status).toBe(401);
+      expect(response.json).toEqual({ error: 'CredentialsSignin', url: `${app.baseUrl}/login?error=CredentialsSignin` });
+    }
+  });
+
   it('answers 403 MissingCSRF without a token, with a wrong one, or without the CSRF cookie', async () => {
     const { email } = await signedInClient(app.baseUrl);
     const client = new HttpClient(app.baseUrl);

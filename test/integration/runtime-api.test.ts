@@ -385,6 +385,8 @@ describe('POST /api/v1/bot/conversations', () => {
     ['messages', { sessionId: randomUUID(), messages: [user('')] }],
     ['messages', { sessionId: randomUUID(), messages: [user('c'.repeat(8_001))] }],
     ['messages', { sessionId: randomUUID(), messages: 'hi' }],
+    // PostgreSQL's text cannot hold NUL: a save that held one would fail at the database.
+    ['messages', { sessionId: randomUUID(), messages: [user('hi\u0000there')] }],
   ])('answers 400 validation_failed for a bad %s', async (field, body) => {
     const { widget, botId } = await ownerWithToken(app.baseUrl);
     expectValidation(await widget.post('/conversations', body), field);

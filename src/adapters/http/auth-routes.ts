@@ -101,7 +101,9 @@ export const authRoutes = (d: AuthRouteDeps): Router => {
       const origin = ownOrigin(req, d.publicUrl);
       const json = wantsJson(req, form);
       const result = await d.signIn({
-        identifier: fields.email ?? '',
+        // No account is named with a NUL, and PostgreSQL's text cannot hold one: it reads as U+FFFD,
+        // which names no account either, and the attempt is counted like any other.
+        identifier: (fields.email ?? '').replaceAll('\u0000', '\ufffd'),
         password: fields.password ?? '',
         clientAddress: req.ip ?? 'unknown',
       });

@@ -13,11 +13,12 @@ const codePoints = (value: string) => {
   return count;
 };
 
-/** A trimmed string whose length, in Unicode code points, is within [min, max]. */
+/** A trimmed string whose length, in Unicode code points, is within [min, max], without NUL (PostgreSQL's text cannot hold it). */
 export const boundedText = (min: number, max: number) =>
   z
     .string({ error: 'Expected a string' })
     .trim()
+    .refine((value) => !value.includes('\u0000'), { message: 'Must not contain NUL characters', abort: true })
     .refine((value) => codePoints(value) >= min, {
       message: min === 1 ? 'Must not be empty' : `Must be at least ${min} characters`,
       abort: true,
