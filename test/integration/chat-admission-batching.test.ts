@@ -197,6 +197,18 @@ describe('PgConversationRepository batches first saves', () => {
     expect(await stats(botB)).toMatchObject({ totalConversations: 1, totalMessages: 3 });
   });
 
+  it('fails only the save whose data PostgreSQL refuses; the others in its batch start', async () => {
+    const botId = await newBot();
+    const conversations = new PgConversationRepository(shared.database.db);
+    const results = await Promise.allSettled(
+      ['first', 'nul\u0000byte', 'third'].map((content) =>
+        conversations.startWith({ id: randomUUID(), botId, sessionId: randomUUID() }, [message(content)], NOW, effects(1)),
+      ),
+    );
+    expect(results.map((result) => result.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect(await stats(botId)).toMatchObject({ totalConversations: 2, totalMessages: 2 });
+  });
+
   it('never deadlocks when two instances start the same sessions in opposite orders', async () => {
     const ROUNDS = 20;
     const bots = await Promise.all(Array.from({ length: 4 }, () => newBot()));

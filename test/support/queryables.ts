@@ -1,4 +1,5 @@
 import type { PreparedStatement, Queryable } from '../../src/adapters/persistence/db.ts';
+import { ServiceUnavailableError } from '../../src/domain/errors.ts';
 
 /** A Queryable that counts the statements it runs, by name (or text). */
 export const counting = (inner: Queryable) => {
@@ -13,14 +14,14 @@ export const counting = (inner: Queryable) => {
   return { q, counts };
 };
 
-/** A Queryable whose first statement fails as a lost connection would; the rest reach `inner`. */
+/** A Queryable whose first statement fails as a lost connection does through Db (unavailable); the rest reach `inner`. */
 export const failingFirst = (inner: Queryable): Queryable => {
   let failNext = true;
   return {
     query: (statement: string | PreparedStatement, params?: unknown[]) => {
       if (failNext) {
         failNext = false;
-        return Promise.reject(new Error('connection lost'));
+        return Promise.reject(new ServiceUnavailableError(new Error('connection lost')));
       }
       return inner.query(statement, params);
     },

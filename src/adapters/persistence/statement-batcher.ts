@@ -36,7 +36,7 @@ interface Waiting<Request, Outcome> {
  * statement. At low load each request goes alone at once (at the end of the event-loop turn it
  * arrived in); under load one round trip, one socket write and one PostgreSQL statement serve
  * many. `run` answers a batch with one outcome per request, in order, and must give each the
- * outcome it would get alone.
+ * outcome it would get alone, in one statement, so that a failure changes nothing.
  */
 export class StatementBatcher<Request, Outcome> {
   private readonly waiting: Waiting<Request, Outcome>[] = [];
@@ -96,7 +96,14 @@ export class StatementBatcher<Request, Outcome> {
     try {
       outcomes = await this.run(batch.map((waiting) => waiting.request));
     } catch (error) {
-      for (const waiting of batch) waiting.reject(error);
+      // The database unavailable fails every request at once. Any other failure may come from one
+      // request's data: the statement changed nothing, so each request goes again alone, and
+      // only the one at fault fails.
+      if (batch.length === 1 || error instanceof ServiceUnavailableError) {
+        for (const waiting of batch) waiting.reject(error);
+      } else {
+        for (const waiting of batch) await this.answer([waiting]);
+      }
       return;
     }
     for (const [index, waiting] of batch.entries()) waiting.resolve(outcomes[index] as Outcome);
