@@ -35,12 +35,17 @@ const L2 = 1e-5;
  * The dev split's allowances that pick the threshold: the false positives the scorer may add to the
  * rules' own, on recruiter messages, on their hard negatives, and on NotInject's everyday prompts
  * full of trigger words. Half the issue's targets for recruiters: the rules already spend more.
+ * NotInject's allowance is looser (it was 3 % for the first two scorers): its prompts are requests
+ * to a general assistant, and some ("pretend to be a teacher and erase the wrong answers") are
+ * role changes that a career bot should refuse anyway.
  */
 const DEV_ADDED_FALSE_POSITIVES = 0.005;
 const DEV_ADDED_HARD_FALSE_POSITIVES = 0.01;
 const DEV_ADDED_NOTINJECT_FALSE_POSITIVES = 0.03;
 /** The dev attacks the rules block that the scorer's veto may let through, at most: 1 %. */
 const DEV_VETOED_ATTACKS = 0.01;
+/** The fewest words of a dev recruiter message that pads an attack when the veto is picked. */
+const VETO_PADDING_WORDS = 60;
 /**
  * How many times each message written by helpers who never saw the filter counts in training: they
  * are a tenth as many as the synthetic messages, and more like what real visitors write.
@@ -151,7 +156,8 @@ class Trainer {
   }
 }
 
-function quantize(trainer: Trainer, threshold: number, veto: number): ScorerModel {
+/** The trained weights as the committed model holds them, with no threshold and no veto yet. */
+function quantize(trainer: Trainer): ScorerModel {
   let maxAbs = 0;
   for (const w of trainer.weights) maxAbs = Math.max(maxAbs, Math.abs(w));
   const scale = maxAbs / 127;
@@ -163,8 +169,8 @@ function quantize(trainer: Trainer, threshold: number, veto: number): ScorerMode
     classes: [...CLASSES],
     scale,
     bias: [...trainer.bias],
-    threshold,
-    veto,
+    threshold: 1,
+    veto: 0,
     weights: Buffer.from(weights.buffer).toString('base64'),
   };
 }
@@ -196,22 +202,39 @@ function pickThreshold(model: ScorerModel, dev: LabelledMessage[]): number {
 }
 
 /**
+ * Each dev attack hidden in the middle of a long dev recruiter message, with no sentence end around
+ * it: what an attacker who knows of the veto writes, padding an order with ordinary text until the
+ * scorer's window around it reads as benign.
+ */
+function paddedAttacks(dev: LabelledMessage[]): string[] {
+  const long = dev.filter((m) => m.label === 'benign' && m.text.split(/\s+/).length >= VETO_PADDING_WORDS);
+  const attacks = dev.filter((m) => m.label !== 'benign');
+  if (long.length === 0) return [];
+  return attacks.map((attack, i) => {
+    const words = (long[i % long.length] as LabelledMessage).text.split(/\s+/);
+    const middle = Math.floor(words.length / 2);
+    return [...words.slice(0, middle), attack.text.replace(/[.!?]+\s*$/, ''), ...words.slice(middle)].join(' ');
+  });
+}
+
+/**
  * The greatest veto, on a grid of 0.05 up to 0.5, that lets through at most DEV_VETOED_ATTACKS of
- * the dev attacks: below it in every window of a long message, the scorer overrules a rule's match.
+ * the dev attacks, and of the same attacks padded out (paddedAttacks): below it in every window of
+ * a long message, the scorer overrules a rule's match.
  */
 function pickVeto(model: ScorerModel, dev: LabelledMessage[]): number {
-  const attacks = dev.filter((m) => m.label !== 'benign');
-  const letThrough = (veto: number) => {
+  const sets = [dev.filter((m) => m.label !== 'benign').map((m) => m.text), paddedAttacks(dev)];
+  const letThrough = (veto: number, texts: string[]) => {
     const scorer = new LearnedScorer({ ...model, threshold: 1, veto });
-    return attacks.filter((m) => {
-      const verdicts = verdictsOf(m.text, scorer);
+    return texts.filter((text) => {
+      const verdicts = verdictsOf(text, scorer);
       return verdicts.rules.blocked && !verdicts.combined.blocked;
     }).length;
   };
   let veto = 0;
   for (let step = 1; step <= 10; step += 1) {
     const candidate = step / 20;
-    if (letThrough(candidate) > DEV_VETOED_ATTACKS * attacks.length) break;
+    if (sets.some((texts) => letThrough(candidate, texts) > DEV_VETOED_ATTACKS * texts.length)) break;
     veto = candidate;
   }
   return veto;
@@ -220,13 +243,13 @@ function pickVeto(model: ScorerModel, dev: LabelledMessage[]): number {
 function trainModel(): string {
   const train = readSplit('train');
   const trainer = new Trainer();
-  const weighted = train.flatMap((m) => (m.source.startsWith('helpers-') ? Array<LabelledMessage>(HELPER_WEIGHT).fill(m) : [m]));
+  const byHelpers = new Set(SOURCES.filter((s) => s.writtenByHelpers).map((s) => s.name));
+  const weighted = train.flatMap((m) => (byHelpers.has(m.source) ? Array<LabelledMessage>(HELPER_WEIGHT).fill(m) : [m]));
   trainer.fit(toExamples(weighted));
-  const unthresholded = quantize(trainer, 1, 0);
+  const unthresholded = quantize(trainer);
   const dev = readSplit('dev');
   const threshold = pickThreshold(unthresholded, dev);
-  const veto = pickVeto(unthresholded, dev);
-  return JSON.stringify({ ...unthresholded, threshold, veto }) + '\n';
+  return JSON.stringify({ ...unthresholded, threshold, veto: pickVeto(unthresholded, dev) }) + '\n';
 }
 
 const check = process.argv.includes('--check');

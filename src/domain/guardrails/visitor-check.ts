@@ -1,8 +1,8 @@
 /**
  * The visitor-message check: the rules first; then the learned scorer, which catches what the rules
- * miss when it finds a window of the message attack-like enough. A rule's match stands, with its
- * reason, unless the scorer finds every window of the message clearly benign (below its veto):
- * the rules' false positives are ordinary recruiting text that happens to read like an order.
+ * miss when it finds a window of the message attack-like enough. A rule's match stands unless the
+ * scorer finds every window of the message clearly benign (below its veto): the rules' false
+ * positives are ordinary recruiting text that happens to read like an order.
  */
 import type { MessageVerdict } from './block-reasons.ts';
 import { LEARNED_SCORER, type WindowScores } from './learned-scorer.ts';
@@ -17,7 +17,8 @@ export function modelVerdict(reading: MessageReading, scorer = LEARNED_SCORER): 
 /**
  * The fewest words of a message whose rule match the scorer may overrule. Short messages are orders
  * or questions, where a rule's match is rarely wrong, and the rules read more languages than the
- * scorer learned; the rules' false positives are long texts (job descriptions, interview briefs).
+ * scorer learned: for a short message in Finnish the scorer finds no attack because it reads
+ * nothing it knows. The rules' false positives are long texts (job descriptions, interview briefs).
  */
 export const VETO_MIN_WORDS = 40;
 
