@@ -35,9 +35,6 @@ const L2 = 1e-5;
  * The dev split's allowances that pick the threshold: the false positives the scorer may add to the
  * rules' own, on recruiter messages, on their hard negatives, and on NotInject's everyday prompts
  * full of trigger words. Half the issue's targets for recruiters: the rules already spend more.
- * NotInject's allowance is looser (it was 3 % for the first two scorers): its prompts are requests
- * to a general assistant, and some ("pretend to be a teacher and erase the wrong answers") are
- * role changes that a career bot should refuse anyway.
  */
 const DEV_ADDED_FALSE_POSITIVES = 0.005;
 const DEV_ADDED_HARD_FALSE_POSITIVES = 0.01;
@@ -48,7 +45,7 @@ const DEV_VETOED_ATTACKS = 0.01;
 const VETO_PADDING_WORDS = 60;
 /**
  * How many times each message written by helpers who never saw the filter counts in training: they
- * are a tenth as many as the synthetic messages, and more like what real visitors write.
+ * are fewer than the synthetic messages, and more like what real visitors write.
  */
 const HELPER_WEIGHT = 3;
 const CLASS_COUNT = CLASSES.length;

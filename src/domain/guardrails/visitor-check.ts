@@ -2,7 +2,9 @@
  * The visitor-message check: the rules first; then the learned scorer, which catches what the rules
  * miss when it finds a window of the message attack-like enough. A rule's match stands unless the
  * scorer finds every window of the message clearly benign (below its veto): the rules' false
- * positives are ordinary recruiting text that happens to read like an order.
+ * positives are ordinary recruiting text that happens to read like an order. The trainer sets no
+ * veto (0) unless one survives attacks padded out with ordinary text, and none has yet, so today a
+ * rule's match always stands.
  */
 import type { MessageVerdict } from './block-reasons.ts';
 import { LEARNED_SCORER, type WindowScores } from './learned-scorer.ts';
