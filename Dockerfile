@@ -5,9 +5,8 @@
 
 FROM node:20-bookworm-slim AS build
 WORKDIR /app
-COPY package.json package-lock.json ./
-RUN npm ci --no-audit --no-fund --ignore-scripts
 COPY . .
+RUN npm ci --no-audit --no-fund --ignore-scripts
 RUN npm run build
 
 FROM node:20-bookworm-slim AS runtime
@@ -16,6 +15,13 @@ ENV NODE_ENV=production \
     PORT=3000
 WORKDIR /app
 COPY package.json package-lock.json ./
+# The workspaces the service imports by name (@careerbot/*): each manifest and its built dist.
+COPY --from=build /app/packages/prompt/package.json ./packages/prompt/
+COPY --from=build /app/packages/prompt/dist ./packages/prompt/dist
+COPY --from=build /app/packages/guardrails/package.json ./packages/guardrails/
+COPY --from=build /app/packages/guardrails/dist ./packages/guardrails/dist
+COPY --from=build /app/packages/widget/package.json ./packages/widget/
+COPY --from=build /app/packages/widget/dist ./packages/widget/dist
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
 COPY --from=build /app/dist ./dist
 COPY sql ./sql

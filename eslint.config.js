@@ -9,12 +9,6 @@ const inwardPatterns = (forbidden) =>
     group: [`**/${layer}/**`, `**/${layer}`],
     message: `Imports point inward: this layer must not depend on ${layer}.`,
   }));
-// The guardrails are used only through their public entry (checkVisitorMessage,
-// sanitizeReply, BLOCK_REASONS); their insides import each other freely.
-const GUARDRAILS_ENTRY_ONLY = {
-  group: ['**/guardrails/*', '!**/guardrails/index.ts'],
-  message: 'Use the guardrails through their public entry, domain/guardrails/index.ts.',
-};
 const restricted = (...patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
 
 export default tseslint.config(
@@ -31,21 +25,16 @@ export default tseslint.config(
   { files: ['**/*.mjs', '**/*.js'], languageOptions: { globals: globals.node } },
   {
     // Tests read loosely typed JSON answers.
-    files: ['test/**/*.ts', 'scripts/**/*.ts'],
+    files: ['test/**/*.ts', 'scripts/**/*.ts', 'packages/*/test/**/*.ts', 'packages/*/scripts/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
-  { files: ['src/domain/**/*.ts'], rules: restricted(...inwardPatterns(['application', 'adapters']), GUARDRAILS_ENTRY_ONLY) },
+  { files: ['src/domain/**/*.ts'], rules: restricted(...inwardPatterns(['application', 'adapters'])) },
   { files: ['src/domain/guardrails/**/*.ts'], rules: restricted(...inwardPatterns(['application', 'adapters'])) },
-  { files: ['src/application/**/*.ts'], rules: restricted(...inwardPatterns(['adapters']), GUARDRAILS_ENTRY_ONLY) },
+  { files: ['src/application/**/*.ts'], rules: restricted(...inwardPatterns(['adapters'])) },
   {
     files: ['src/adapters/**/*.ts', 'src/adapters/**/*.tsx', 'src/*.ts', 'scripts/**/*.ts', 'packages/**/*.ts'],
-    rules: restricted({ group: ['**/main', '**/main.ts'], message: 'Only main.ts composes the service.' }, GUARDRAILS_ENTRY_ONLY),
+    rules: restricted({ group: ['**/main', '**/main.ts'], message: 'Only main.ts composes the service.' }),
   },
   // main.ts and the scripts compose the service: they may import main.ts itself.
-  { files: ['src/main.ts', 'scripts/**/*.ts'], rules: restricted(GUARDRAILS_ENTRY_ONLY) },
-  // The scorer's training and the filter's evaluation also reach its halves, through tooling.ts.
-  {
-    files: ['scripts/train-guardrails.ts', 'scripts/eval-guardrails.ts'],
-    rules: restricted({ ...GUARDRAILS_ENTRY_ONLY, group: [...GUARDRAILS_ENTRY_ONLY.group, '!**/guardrails/tooling.ts'] }),
-  },
+  { files: ['src/main.ts', 'scripts/**/*.ts'], rules: { 'no-restricted-imports': 'off' } },
 );

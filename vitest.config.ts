@@ -4,7 +4,7 @@ import { defineConfig } from 'vitest/config';
 // database (test/support/test-database.ts), so files run in parallel safely.
 export default defineConfig({
   test: {
-    include: ['test/**/*.test.ts'],
+    include: ['test/**/*.test.ts', 'packages/*/test/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],
     pool: 'forks',
     maxWorkers: 2,

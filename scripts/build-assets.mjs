@@ -1,5 +1,5 @@
-// Builds what the browser loads (the pages' scripts and styles, the widgets) with esbuild
-// into dist/public, which the service serves. `npm install`, `npm start` and `npm test` run
+// Builds what the browser loads (the pages' scripts and styles) with esbuild into dist/public,
+// which the service serves, beside the widgets that @careerbot/widget built. `npm install`, `npm start` and `npm test` run
 // it first, so nobody has to remember a build step. It is deterministic: the same sources
 // give the same bytes. `--check` builds in memory and fails if dist/public is stale.
 import { existsSync } from 'node:fs';
@@ -18,13 +18,6 @@ export const BUNDLES = [
   // The owner's web app and a bot's public page (src/adapters/pages).
   { entry: 'src/adapters/pages/client/main.tsx', out: 'app.js', format: 'esm' },
   { entry: 'src/adapters/pages/client/styles.css', out: 'app.css', format: 'esm' },
-  // The managed embed: one script tag on any site (src/adapters/widget-embed).
-  { entry: 'src/adapters/widget-embed/managed-widget.ts', out: 'widget.js', format: 'iife' },
-  // The self-hosted widget (packages/widget), served by the platform and published as a package.
-  { entry: 'packages/widget/src/browser.ts', out: 'widget/careerbot-widget.js', format: 'iife' },
-  { entry: 'packages/widget/src/index.ts', out: 'widget/careerbot-widget.mjs', format: 'esm' },
-  { entry: 'packages/widget/src/browser.ts', out: '../../packages/widget/dist/careerbot-widget.js', format: 'iife' },
-  { entry: 'packages/widget/src/index.ts', out: '../../packages/widget/dist/careerbot-widget.mjs', format: 'esm' },
 ];
 
 const common = {
@@ -39,12 +32,27 @@ const common = {
   absWorkingDir: ROOT,
 };
 
+/**
+ * The widgets, which @careerbot/widget builds itself (its own `npm run build`): each export of
+ * the package and the path the service serves it at, under dist/public.
+ */
+export const WIDGET_FILES = [
+  // The managed embed: one script tag on any site.
+  { specifier: '@careerbot/widget/embed', out: 'widget.js' },
+  // The self-hosted widget, served by the platform and published as a package.
+  { specifier: '@careerbot/widget/script', out: 'widget/careerbot-widget.js' },
+  { specifier: '@careerbot/widget', out: 'widget/careerbot-widget.mjs' },
+];
+
 export const buildAll = async () => {
   const { build } = await import('esbuild');
   const files = new Map();
   for (const bundle of BUNDLES) {
     const result = await build({ ...common, entryPoints: [path.join(ROOT, bundle.entry)], format: bundle.format, outfile: path.join(OUT_DIR, bundle.out), ...bundle.options });
     for (const file of result.outputFiles) files.set(file.path, file.contents);
+  }
+  for (const widget of WIDGET_FILES) {
+    files.set(path.join(OUT_DIR, widget.out), await readFile(fileURLToPath(import.meta.resolve(widget.specifier))));
   }
   return files;
 };

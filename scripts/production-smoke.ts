@@ -3,7 +3,7 @@
 // `node dist/migrate.js`, `node dist/main.js`, /readyz, one chat through the fake provider,
 // SIGTERM, and a clean exit. Run by .ci/run after `npm run build`; exits 1 on any failure.
 import { spawn, spawnSync } from 'node:child_process';
-import { cp, mkdtemp, rm } from 'node:fs/promises';
+import { cp, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { startFakeLlmProvider } from '../test/support/fake-llm-provider.ts';
@@ -16,6 +16,10 @@ const main = async () => {
   const dir = await mkdtemp(path.join(tmpdir(), 'careerbot-prod-'));
   try {
     for (const entry of ['dist', 'sql', 'package.json', 'package-lock.json']) await cp(path.join(ROOT, entry), path.join(dir, entry), { recursive: true });
+    // The workspaces the service imports by name: each one's manifest and what it built.
+    for (const name of await readdir(path.join(ROOT, 'packages'))) {
+      for (const entry of ['package.json', 'dist']) await cp(path.join(ROOT, 'packages', name, entry), path.join(dir, 'packages', name, entry), { recursive: true });
+    }
     step(`npm ci --omit=dev in ${dir}`);
     const install = spawnSync('npm', ['ci', '--omit=dev', '--ignore-scripts', '--no-audit', '--no-fund', '--loglevel=error'], { cwd: dir, stdio: 'inherit' });
     if (install.status !== 0) throw new Error('npm ci --omit=dev failed');

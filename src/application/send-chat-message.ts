@@ -1,7 +1,7 @@
 import { DEFAULT_RATE_LIMITS } from '../domain/bot-rules.ts';
-import { checkVisitorMessage, sanitizeReply, type BlockReason } from '../domain/guardrails/index.ts';
+import { checkVisitorMessage, sanitizeReply, type BlockReason } from '@careerbot/guardrails';
 import { err, ok, type Result } from '../domain/result.ts';
-import { buildSystemPrompt } from '../domain/system-prompt.ts';
+import { buildSystemPrompt } from '@careerbot/prompt';
 import type { LlmProvider } from '../domain/types.ts';
 import type { ChatAdmission, Clock, LlmGateway, RateLimitScope } from './ports.ts';
 

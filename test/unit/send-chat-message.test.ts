@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { LlmResponse } from '../../src/application/ports.ts';
 import { chatBucket, makeSendChatMessage } from '../../src/application/send-chat-message.ts';
-import { FALLBACK_REPLY } from '../../src/domain/guardrails/index.ts';
+import { FALLBACK_REPLY } from '@careerbot/guardrails';
 import type { LlmProvider } from '../../src/domain/types.ts';
 import { fixedClock } from '../fakes/clock.ts';
 import { FakeLlmGateway } from '../fakes/fake-llm-gateway.ts';

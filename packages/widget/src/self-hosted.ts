@@ -5,13 +5,12 @@
  * it reads the bot's configuration, saves each transcript and captures leads, so they reach
  * the owner's dashboard. Failures there never break the chat.
  */
-import { buildSystemPrompt } from '../../../src/domain/system-prompt.ts';
+import { buildSystemPrompt } from '@careerbot/prompt';
 import { renderChatWidget, type MountedWidget, type Turn } from './chat-widget.ts';
 
 export { buildSystemPrompt };
 
-// The public types live in the package's index.d.ts, the one place its users read them.
-import type { Personality, SelfHostedOptions } from '../index.js';
+import type { Personality, SelfHostedOptions } from './options.ts';
 
 export type { Personality, SelfHostedOptions };
 

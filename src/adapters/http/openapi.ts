@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { BLOCK_REASONS } from '../../domain/guardrails/index.ts';
+import { BLOCK_REASONS } from '@careerbot/guardrails';
 import { DEPLOYMENT_MODES, LLM_PROVIDERS, NOTIFICATION_KINDS, PERSONALITIES } from '../../domain/types.ts';
 import { CHAT_BODY_LIMIT } from './chat-routes.ts';
 import { botTokenBody, conversationBody, knowledgeBody, leadBody } from './runtime-schemas.ts';

@@ -2,7 +2,7 @@ import { useState } from 'preact/hooks';
 import { DEFAULT_MODELS } from '../../../domain/bot-rules.ts';
 import { LLM_PROVIDERS, PERSONALITIES } from '../../../domain/types.ts';
 import { api, fieldErrors, formErrors, NETWORK_ERROR } from './api.ts';
-import { PROVIDER_NAMES } from './chat-problems.ts';
+import { PROVIDER_NAMES } from '@careerbot/widget/chat-problems';
 import { useOverview, type Overview } from './dashboard-layout.tsx';
 import { Alert, Field } from './fields.tsx';
 

@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { chatProblem, PROVIDER_NAMES, type ChatProblem } from './chat-problems.ts';
+import { chatProblem, PROVIDER_NAMES, type ChatProblem } from '@careerbot/widget/chat-problems';
 import { Field } from './fields.tsx';
 
 const keyStorage = (provider: string) => `careerbot:llm-key:${provider}`;

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { checkVisitorMessage } from '../src/domain/guardrails/index.ts';
+import { checkVisitorMessage } from '../src/index.ts';
 
 // npm run eval:fresh [-- --show] — the input filter over eval/fresh*-*.jsonl, sets written
 // independently of the filter's code, in rounds: the *-tune sets (rules were tuned on them)

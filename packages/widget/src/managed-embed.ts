@@ -8,8 +8,8 @@
  * the x-llm-api-key header of the platform's chat endpoint. An unknown or inactive bot
  * renders nothing and says so once in the console.
  */
-import { renderChatWidget, type Answer } from '../../../packages/widget/src/chat-widget.ts';
-import { chatProblem, PROVIDER_NAMES, type ErrorBody } from '../pages/client/chat-problems.ts';
+import { renderChatWidget, type Answer } from './chat-widget.ts';
+import { chatProblem, PROVIDER_NAMES, type ErrorBody } from './chat-problems.ts';
 
 const own = (value: unknown, key: string): unknown =>
   typeof value === 'object' && value !== null && Object.prototype.hasOwnProperty.call(value, key) ? (value as Record<string, unknown>)[key] : undefined;

@@ -1,4 +1,14 @@
-import type { Bot, Personality } from './types.ts';
+/** The tones an owner can choose for their bot. */
+export const PERSONALITIES = ['professional', 'creative', 'enthusiastic'] as const;
+export type Personality = (typeof PERSONALITIES)[number];
+
+/** What the prompt needs to know of a bot. */
+export interface PromptBot {
+  name: string;
+  headline: string | null;
+  personality: Personality;
+  contextText: string;
+}
 
 /**
  * The fixed rules every bot follows. They are written without placeholders so the output filter
@@ -57,7 +67,7 @@ function withoutMarkers(contextText: string): string {
  * The system prompt for one chat turn: who the bot is, the fixed rules, the tone for the owner's
  * chosen personality, then the owner's context, clearly delimited as data.
  */
-export function buildSystemPrompt(bot: Pick<Bot, 'name' | 'headline' | 'personality' | 'contextText'>): string {
+export function buildSystemPrompt(bot: PromptBot): string {
   const name = oneLine(bot.name);
   const headline = bot.headline ? oneLine(bot.headline) : '';
   const identity = [

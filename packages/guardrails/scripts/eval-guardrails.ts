@@ -9,8 +9,8 @@
  * It is a report: the exit code is 0 whatever the figures, and 1 only when the data cannot be found.
  */
 import { cpus, loadavg } from 'node:os';
-import { BLOCK_REASONS, type MessageVerdict } from '../src/domain/guardrails/index.ts';
-import { DECIDERS, verdictsOf, type SplitVerdicts } from '../src/domain/guardrails/tooling.ts';
+import { BLOCK_REASONS, type MessageVerdict } from '../src/index.ts';
+import { DECIDERS, verdictsOf, type SplitVerdicts } from '../src/tooling.ts';
 import { FRESH_ROUND, freshRoundAfterFreezing, readSplit, SOURCES, type LabelledMessage, type Split } from './support/guardrails-data.ts';
 
 const MAX_MESSAGE_CHARS = 8000;

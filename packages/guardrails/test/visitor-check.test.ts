@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { BLOCK_REASONS, checkVisitorMessage } from '../../src/domain/guardrails/index.ts';
-import type { BlockReason } from '../../src/domain/guardrails/index.ts';
+import { BLOCK_REASONS, checkVisitorMessage } from '../src/index.ts';
+import type { BlockReason } from '../src/index.ts';
 
 const base64 = (text: string) => Buffer.from(text, 'utf8').toString('base64');
 const reasonOf = (message: string) => {

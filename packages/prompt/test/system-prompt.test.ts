@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { SYSTEM_PROMPT_RULES, buildSystemPrompt, instructionsPart } from '../../src/domain/system-prompt.ts';
-import type { Personality } from '../../src/domain/types.ts';
+import { SYSTEM_PROMPT_RULES, buildSystemPrompt, instructionsPart } from '../src/system-prompt.ts';
+import type { Personality } from '../src/system-prompt.ts';
 
 const bot = {
   name: 'Ana Silva',

@@ -16,7 +16,7 @@ const PERMISSIVE = /^(MIT|ISC|Apache-2\.0|BSD-2-Clause|BSD-3-Clause|0BSD|BlueOak
 const MAX_PER_PACKAGE = 40;
 const MAX_ROWS = 6000;
 
-const root = fileURLToPath(new URL('../node_modules/', import.meta.url));
+const root = fileURLToPath(new URL('../../../node_modules/', import.meta.url));
 const out = fileURLToPath(new URL('../eval/training/readme-prose.jsonl', import.meta.url));
 
 function packageDirs(): string[] {

@@ -1,4 +1,4 @@
-import { instructionsPart } from '../system-prompt.ts';
+import { instructionsPart } from '@careerbot/prompt';
 
 /** What a visitor sees when nothing worth sending is left of a reply. */
 export const FALLBACK_REPLY =

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { Arena } from '../../src/domain/guardrails/arena.ts';
+import { Arena } from '../src/arena.ts';
 
 describe('Arena', () => {
   it('hands out zero-filled slices that do not overlap', () => {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { FALLBACK_REPLY, REMOVED, sanitizeReply } from '../../src/domain/guardrails/index.ts';
-import { SYSTEM_PROMPT_RULES, buildSystemPrompt } from '../../src/domain/system-prompt.ts';
+import { FALLBACK_REPLY, REMOVED, sanitizeReply } from '../src/index.ts';
+import { SYSTEM_PROMPT_RULES, buildSystemPrompt } from '@careerbot/prompt';
 
 const contextText = [
   'Ana Silva is a backend engineer who built the payments ledger at Monzo (2019-2023).',

@@ -1,10 +1,8 @@
-/** Types of the self-hosted Career Bot widget (see README.md). */
-export type Personality = 'professional' | 'creative' | 'enthusiastic';
+/** The options of the self-hosted widget: the types its users read. */
+import type { Personality } from '@careerbot/prompt';
+import type { Turn } from './chat-widget.ts';
 
-export interface Turn {
-  role: 'user' | 'assistant';
-  content: string;
-}
+export type { Personality };
 
 export interface SelfHostedOptions {
   name: string;
@@ -28,16 +26,3 @@ export interface SelfHostedOptions {
   };
 }
 
-export interface MountedWidget {
-  open(): void;
-  close(): void;
-  destroy(): void;
-}
-
-/** Shows the launcher and the chat dialog; `element` is where the widget's element goes (default: body). */
-export declare function mount(element: HTMLElement | null | undefined, options: SelfHostedOptions): MountedWidget;
-
-/** The system prompt a managed bot uses, built from your own fields: the same rules, self-hosted. */
-export declare function buildSystemPrompt(bot: { name: string; headline: string | null; personality: Personality; contextText: string }): string;
-
-export default mount;

@@ -1,6 +1,6 @@
 /**
  * npm run train:guardrails — fits the learned scorer on the train split (scripts/support/guardrails-data.ts),
- * picks its threshold on the dev split, and writes src/domain/guardrails/scorer-model.json.
+ * picks its threshold on the dev split, and writes src/scorer-model.json.
  * `-- --check` writes nothing: it rebuilds the model in memory and exits 1 if the committed file
  * differs from it by a byte, as CI does.
  *
@@ -23,7 +23,7 @@ import {
   readingsOf,
   verdictsOf,
   type ScorerModel,
-} from '../src/domain/guardrails/tooling.ts';
+} from '../src/tooling.ts';
 import { readSplit, SOURCES, type LabelledMessage } from './support/guardrails-data.ts';
 import { mulberry32 } from './support/random.ts';
 
@@ -49,7 +49,7 @@ const VETO_PADDING_WORDS = 60;
  */
 const HELPER_WEIGHT = 3;
 const CLASS_COUNT = CLASSES.length;
-const MODEL_PATH = fileURLToPath(new URL('../src/domain/guardrails/scorer-model.json', import.meta.url));
+const MODEL_PATH = fileURLToPath(new URL('../src/scorer-model.json', import.meta.url));
 
 interface Example {
   label: number;

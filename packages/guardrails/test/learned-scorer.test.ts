@@ -1,7 +1,7 @@
 import { statSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { checkVisitorMessage } from '../../src/domain/guardrails/index.ts';
+import { checkVisitorMessage } from '../src/index.ts';
 import {
   BUCKETS,
   CLASSES,
@@ -11,7 +11,7 @@ import {
   verdictsOf,
   type ScorerClass,
   type ScorerModel,
-} from '../../src/domain/guardrails/tooling.ts';
+} from '../src/tooling.ts';
 
 /**
  * A model written by hand: every weight zero except the rows of the given words' features,
@@ -206,7 +206,7 @@ describe('the committed model', () => {
   });
 
   it('fits the budget of 5 MB on disk', () => {
-    const path = fileURLToPath(new URL('../../src/domain/guardrails/scorer-model.json', import.meta.url));
+    const path = fileURLToPath(new URL('../src/scorer-model.json', import.meta.url));
     expect(statSync(path).size).toBeLessThanOrEqual(5 * 1024 * 1024);
   });
 });
