@@ -34,6 +34,8 @@ import { makeUpsertBot } from './application/upsert-bot.ts';
 import { BcryptPasswordHasher, systemClock } from './adapters/bcrypt-password-hasher.ts';
 import { parseConfig, type Config } from './adapters/config.ts';
 import { buildApp } from './adapters/http/build-app.ts';
+import { pageViews } from './adapters/http/page-views.ts';
+import { pageRoutes } from './adapters/pages/page-routes.tsx';
 import { createLogger, errorSummary } from './adapters/logger.ts';
 import { AnthropicLlmGateway } from './adapters/llm/anthropic-llm-gateway.ts';
 import { AzureOpenAiLlmGateway } from './adapters/llm/azure-openai-llm-gateway.ts';
@@ -183,6 +185,7 @@ export const createService = async (deps: ServiceDeps) => {
       isReady: () => isReady(db, expectedMigrations),
       metrics,
       metricsToken: config.METRICS_TOKEN,
+      pages: ({ sessions, useCases }) => pageRoutes({ views: pageViews(useCases), sessions, publicUrl: config.PUBLIC_URL }),
     },
   );
   const close = async () => {

@@ -21,7 +21,8 @@ const LEAD_EMAIL = "o'brien+x@example.com";
 const expectInert = async (page: Page, shown: string[]) => {
   for (const text of shown) await page.getByText(text, { exact: false }).first().waitFor();
   expect(await page.evaluate(() => (window as unknown as { __pwned?: number }).__pwned)).toBeUndefined();
-  expect(await page.locator('img[src="x"], script:not([src]), [onerror], a[href^="javascript:"]').count()).toBe(0);
+  // The one inline script element is the page's JSON data block, which never runs.
+  expect(await page.locator('img[src="x"], script:not([src]):not([type="application/json"]), [onerror], a[href^="javascript:"]').count()).toBe(0);
 };
 
 describe.runIf(browserAvailable())('hostile values in every field a page displays, in Chromium', () => {
@@ -102,7 +103,7 @@ describe.runIf(browserAvailable())('hostile values in every field a page display
     await expectInert(page, [HOSTILE.script, HOSTILE.template]);
     expect(await page.title()).toBe(`${HOSTILE.img} · Career Bot`);
 
-    // The raw HTML the server sent carries them escaped, in text and in the data-props attribute.
+    // The raw HTML the server sent carries them escaped, in text and in the JSON data block.
     const html = await (await page.request.get(`/b/${botId}`)).text();
     expect(html).not.toContain('<img src=x');
     expect(html).not.toContain('<script>window');
@@ -118,8 +119,11 @@ describe.runIf(browserAvailable())('hostile values in every field a page display
       expect(csp, path).toBe(PAGE_CSP);
       expect(response.headers.get('x-content-type-options')).toBe('nosniff');
       expect(response.headers.get('x-frame-options')).toBe('DENY');
-      // Every script tag loads a file from the service; there is no inline script or style.
-      expect(response.text.match(/<script[^>]*>/g)?.every((tag) => / src="\/assets\//.test(tag))).toBe(true);
+      // Every script tag loads a file from the service, or is the page's JSON data (never run);
+      // there is no inline script or style.
+      const tags = response.text.match(/<script[^>]*>/g) ?? [];
+      expect(tags.filter((tag) => / src="\/assets\//.test(tag))).toHaveLength(1);
+      expect(tags.every((tag) => / src="\/assets\//.test(tag) || tag === '<script type="application/json" id="page-state">')).toBe(true);
       expect(response.text).not.toMatch(/<style|style="/);
     }
     for (const directive of ["default-src 'none'", "script-src 'self'", "style-src 'self'", "frame-ancestors 'none'", "base-uri 'none'"]) {

@@ -1,10 +1,11 @@
 import { Router, type Request, type Response } from 'express';
 import type { makeRegisterUser } from '../../application/register-user.ts';
 import type { makeSignIn } from '../../application/sign-in.ts';
+import { ownOrigin } from '../own-origin.ts';
 import { invalidJsonReply, PROTOCOL, registerErrorReply, reply, signInErrorReply, tooLargeReply } from './http-errors.ts';
 import { isFormContentType, isJsonContentType, parseJson, readRawBody } from './request-body.ts';
 import { credentialsBody, registerBody, signOutBody } from './schemas.ts';
-import { ownOrigin, requireSameOrigin, safeCallbackUrl, type CsrfTokens } from './security.ts';
+import { requireSameOrigin, safeCallbackUrl, type CsrfTokens } from './security.ts';
 import { jsonBody, withRequestSchemas } from './validated.ts';
 
 declare module 'express-session' {

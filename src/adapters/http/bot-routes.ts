@@ -30,7 +30,7 @@ export const botJson = (bot: Bot) => ({
   updatedAt: bot.updatedAt.toISOString(),
 });
 
-const overviewJson = (overview: BotOverview) => ({ ...overview, bot: botJson(overview.bot) });
+export const overviewJson = (overview: BotOverview) => ({ ...overview, bot: botJson(overview.bot) });
 
 /** Mounted at /api/bots behind requireUser and the Origin check. */
 export const botRoutes = (d: BotRouteDeps): Router => {

@@ -1,4 +1,4 @@
-import express, { type ErrorRequestHandler, type Express } from 'express';
+import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import session from 'express-session';
 import type { Logger } from 'pino';
 import { ServiceUnavailableError } from '../../domain/errors.ts';
@@ -17,7 +17,6 @@ import { requestLog } from './request-log.ts';
 import { avatarRoutes, publicBotRoutes, runtimeRoutes, type RuntimeRouteDeps } from './runtime-routes.ts';
 import { CsrfTokens, requireSameOrigin } from './security.ts';
 import { tokenRoutes, type TokenRouteDeps } from './token-routes.ts';
-import { pageRoutes } from '../pages/page-routes.tsx';
 
 export interface AppOptions {
   logger: Logger;
@@ -34,6 +33,12 @@ export interface AppOptions {
   metrics: ServiceMetrics;
   /** Serves GET /metrics on this port too, to a bearer of it. */
   metricsToken: string | undefined;
+  /**
+   * The pages, built by the composition root with this app's session middleware and use
+   * cases: their routes, and the HTML 404 a browser gets for an unknown page (it passes
+   * anything else on to the JSON 404).
+   */
+  pages: (shared: { sessions: RequestHandler; useCases: UseCases }) => { routes: RequestHandler; notFound: RequestHandler };
 }
 
 export type UseCases = Omit<AuthRouteDeps, 'csrf' | 'secureCookies' | 'sessionCookieName' | 'publicUrl' | 'allowedOrigins'> &
@@ -142,9 +147,10 @@ export const buildApp = (useCases: UseCases, options: AppOptions): Express => {
     res.type('html').set('Content-Security-Policy', "default-src 'none'; style-src 'unsafe-inline'").send(docsPage);
   });
 
-  app.use(pageRoutes(useCases, { sessions, publicUrl: options.publicUrl }));
+  const pages = options.pages({ sessions, useCases });
+  app.use(pages.routes);
 
-  app.use((_req, res) => reply(res, PROTOCOL.notFound));
+  app.use(pages.notFound, (_req, res) => reply(res, PROTOCOL.notFound));
   app.use(errorHandler);
   return app;
 };

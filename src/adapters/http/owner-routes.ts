@@ -11,7 +11,7 @@ import type {
   makeUpdateAccountSettings,
 } from '../../application/owner-lists.ts';
 import type { ConversationSummary } from '../../application/ports.ts';
-import type { Conversation, Lead, Notification, Page } from '../../domain/types.ts';
+import type { Conversation, Lead, Notification, Page, StoredMessage } from '../../domain/types.ts';
 import { writeCsv } from './csv.ts';
 import { ownerErrorReply, reply } from './http-errors.ts';
 import { currentUserId } from './owner-auth.ts';
@@ -41,7 +41,7 @@ async function* mapPages<T, U>(pages: AsyncIterable<T[]>, map: (item: T) => U): 
   for await (const page of pages) yield page.map(map);
 }
 
-const conversationJson = (c: Conversation) => ({
+export const conversationJson = (c: Conversation) => ({
   id: c.id,
   sessionId: c.sessionId,
   messageCount: c.messageCount,
@@ -49,7 +49,7 @@ const conversationJson = (c: Conversation) => ({
   lastMessageAt: c.lastMessageAt.toISOString(),
 });
 
-const leadJson = (lead: Lead) => ({
+export const leadJson = (lead: Lead) => ({
   id: lead.id,
   email: lead.email,
   capturedAt: lead.capturedAt.toISOString(),
@@ -57,7 +57,7 @@ const leadJson = (lead: Lead) => ({
   contextSummary: lead.contextSummary,
 });
 
-const notificationJson = (n: Notification) => ({
+export const notificationJson = (n: Notification) => ({
   id: n.id,
   kind: n.kind,
   payload: n.payload,
@@ -65,7 +65,14 @@ const notificationJson = (n: Notification) => ({
   readAt: n.readAt?.toISOString() ?? null,
 });
 
-const pageJson = <T, J>(page: Page<T>, toJson: (item: T) => J) => ({ items: page.items.map(toJson), nextCursor: page.nextCursor });
+export const conversationSummaryJson = (c: ConversationSummary) => ({ ...conversationJson(c), preview: c.preview });
+
+export const conversationDetailJson = (detail: { conversation: Conversation; messages: StoredMessage[] }) => ({
+  conversation: conversationJson(detail.conversation),
+  messages: detail.messages.map((m) => ({ role: m.role, content: m.content, createdAt: m.createdAt.toISOString() })),
+});
+
+export const pageJson = <T, J>(page: Page<T>, toJson: (item: T) => J) => ({ items: page.items.map(toJson), nextCursor: page.nextCursor });
 
 /** The dashboard's bot-scoped lists, mounted at /api/bots behind requireUser and the Origin check. */
 export const botListRoutes = (d: OwnerRouteDeps): Router => {
@@ -76,17 +83,14 @@ export const botListRoutes = (d: OwnerRouteDeps): Router => {
     validQuery(pageQuery, async (req, res, page) => {
       const result = await d.listConversations(currentUserId(req), page);
       if (!result.ok) return reply(res, ownerErrorReply(result.error));
-      res.json(pageJson(result.value, (c: ConversationSummary) => ({ ...conversationJson(c), preview: c.preview })));
+      res.json(pageJson(result.value, conversationSummaryJson));
     }),
   );
 
   router.get('/conversations/:id', async (req, res) => {
     const result = await d.getConversation(currentUserId(req), String(req.params.id));
     if (!result.ok) return reply(res, ownerErrorReply(result.error));
-    res.json({
-      conversation: conversationJson(result.value.conversation),
-      messages: result.value.messages.map((m) => ({ role: m.role, content: m.content, createdAt: m.createdAt.toISOString() })),
-    });
+    res.json(conversationDetailJson(result.value));
   });
 
   router.get(

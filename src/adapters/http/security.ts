@@ -1,5 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
+import { ownOrigin } from '../own-origin.ts';
 import { PROTOCOL, reply } from './http-errors.ts';
 
 export const parseCookies = (header: string | undefined): Map<string, string> => {
@@ -17,10 +18,6 @@ export const parseCookies = (header: string | undefined): Map<string, string> =>
   }
   return cookies;
 };
-
-/** The service's public origin: PUBLIC_URL, else the request's own scheme and host. */
-export const ownOrigin = (req: Request, publicUrl: string | undefined): string =>
-  publicUrl ? new URL(publicUrl).origin : `${req.protocol}://${req.get('host') ?? 'localhost'}`;
 
 /**
  * Refuses a state-changing, cookie-authenticated request whose Origin names another

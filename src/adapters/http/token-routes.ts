@@ -16,7 +16,7 @@ const TOKEN_BODY_LIMIT = 16_384;
 
 const iso = (date: Date | null) => (date ? date.toISOString() : null);
 
-const tokenInfoJson = (info: BotTokenInfo) => ({
+export const tokenInfoJson = (info: BotTokenInfo) => ({
   id: info.id,
   name: info.name,
   lastFour: info.lastFour,

@@ -1,17 +1,18 @@
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import express, { Router, type Request, type RequestHandler, type Response } from 'express';
-import type { makeGetPublicBot } from '../../application/get-bot-config.ts';
-import { withAvatarUrl } from '../http/runtime-routes.ts';
-import { ownOrigin } from '../http/security.ts';
+import { ownOrigin } from '../own-origin.ts';
 import { pageSecurityHeaders } from './content-security.ts';
-import { HomeContent, NotAvailableContent, renderPage, type Assets } from './page-shell.tsx';
+import { renderPage, type Assets } from './page-shell.tsx';
+import { pageNamed, PAGES, type DataKey, type PageData, type PageEntry, type PageProps } from './pages.tsx';
+
+/** Where a page's data comes from: the bodies of the API's GET endpoints, given by the composition root. */
+export type PageViews = { [K in Exclude<DataKey, 'publicBot'>]: (userId: string, params: Record<string, string>) => Promise<PageData[K]> } & {
+  publicBot: (botId: string) => Promise<PageData['publicBot']>;
+};
 
 export interface PageRouteDeps {
-  getPublicBot: ReturnType<typeof makeGetPublicBot>;
-}
-
-export interface PageOptions {
+  views: PageViews;
   /** The session middleware: pages read who is signed in. */
   sessions: RequestHandler;
   publicUrl: string | undefined;
@@ -27,31 +28,31 @@ const versioned = (file: string) => {
   return `/assets/${file}?v=${version}`;
 };
 
-/** The dashboard's sections: path under /dashboard -> page name and title. */
-const DASHBOARD_PAGES: Record<string, { name: string; title: string }> = {
-  '': { name: 'overview', title: 'Dashboard' },
-  '/bot': { name: 'bot', title: 'Your bot' },
-  '/try': { name: 'try', title: 'Try your bot' },
-  '/conversations': { name: 'conversations', title: 'Conversations' },
-  '/leads': { name: 'leads', title: 'Leads' },
-  '/tokens': { name: 'tokens', title: 'Bot tokens' },
-  '/settings': { name: 'settings', title: 'Settings' },
+const page = (name: string): PageEntry => {
+  const found = pageNamed(name);
+  if (!found) throw new Error(`no page named ${name}`);
+  return found;
 };
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** A browser asking for a page: a GET that prefers HTML to JSON, outside the API. */
+const wantsPage = (req: Request) =>
+  (req.method === 'GET' || req.method === 'HEAD') && req.path !== '/api' && !req.path.startsWith('/api/') && req.accepts(['json', 'html']) === 'html';
 
 /**
- * The owner's web app and a bot's public page, under the paths decisions §9 keeps for pages.
- * Pages are shells with a strict CSP; the browser app calls the same JSON API as any client.
+ * The owner's web app and a bot's public page, under the paths decisions §9 keeps for pages,
+ * one route per entry of the table of pages. Each is rendered on the server with the data it
+ * shows, under a strict CSP, and hydrated in the browser, which then calls the same JSON API
+ * as any client. `notFound` answers a browser's unknown page with an HTML 404; anything else
+ * goes on to the API's JSON 404.
  */
-export const pageRoutes = (d: PageRouteDeps, options: PageOptions): Router => {
+export const pageRoutes = (d: PageRouteDeps): { routes: Router; notFound: RequestHandler } => {
   const router = Router();
   const assets: Assets = { script: versioned('app.js'), style: versioned('app.css') };
-  const send = (res: Response, status: number, page: Parameters<typeof renderPage>[0]) => {
-    res.status(status).type('html').set('Cache-Control', 'no-store').send(renderPage(page));
+  const send = (res: Response, status: number, entry: PageEntry, props: PageProps) => {
+    res.status(status).type('html').set('Cache-Control', 'no-store').send(renderPage(entry, props, assets));
   };
-  const signedIn = (req: Request) => !!req.session?.userId;
-  const toLogin = (req: Request, res: Response) => res.redirect(303, `/login?callbackUrl=${encodeURIComponent(req.originalUrl)}`);
+  const load = <K extends DataKey>(key: K, userId: string, params: Record<string, string>): Promise<PageData[K]> =>
+    (key === 'publicBot' ? d.views.publicBot(params.botId ?? '') : d.views[key as Exclude<DataKey, 'publicBot'>](userId, params)) as Promise<PageData[K]>;
 
   router.use(
     '/assets',
@@ -85,45 +86,38 @@ export const pageRoutes = (d: PageRouteDeps, options: PageOptions): Router => {
 
   router.use(pageSecurityHeaders);
 
-  router.get('/', options.sessions, (req, res) => {
-    if (signedIn(req)) return res.redirect(303, '/dashboard');
-    send(res, 200, { title: 'Your career, as a chat bot', name: 'home', assets, children: <HomeContent /> });
-  });
-
-  router.get('/login', options.sessions, (req, res) => {
-    const callbackUrl = typeof req.query.callbackUrl === 'string' ? req.query.callbackUrl : '/dashboard';
-    if (signedIn(req)) return res.redirect(303, '/dashboard');
-    const error = typeof req.query.error === 'string' ? req.query.error : null;
-    send(res, 200, { title: 'Sign in', name: 'login', assets, props: { callbackUrl, error } });
-  });
-
-  router.get('/register', options.sessions, (req, res) => {
-    if (signedIn(req)) return res.redirect(303, '/dashboard');
-    send(res, 200, { title: 'Create your account', name: 'register', assets });
-  });
-
-  const dashboard = (title: string, name: string, extra: Record<string, unknown> = {}): RequestHandler =>
-    (req, res) => {
-      if (!signedIn(req)) return toLogin(req, res);
-      const user = { name: req.session.username, email: req.session.email };
-      send(res, 200, { title, name, assets, props: { user, origin: ownOrigin(req, options.publicUrl), ...extra } });
+  for (const entry of PAGES) {
+    if (!entry.path) continue;
+    const handler: RequestHandler = async (req, res) => {
+      const userId = req.session?.userId;
+      if (entry.access === 'guest' && userId) return res.redirect(303, '/dashboard');
+      if (entry.access === 'owner' && !userId) return res.redirect(303, `/login?callbackUrl=${encodeURIComponent(req.originalUrl)}`);
+      const params = { ...req.params } as Record<string, string>;
+      const props: PageProps = {};
+      if (Object.keys(params).length) props.params = params;
+      if (entry.query) {
+        props.query = Object.fromEntries(entry.query.flatMap((name) => (typeof req.query[name] === 'string' ? [[name, req.query[name]]] : [])));
+      }
+      if (entry.access === 'owner') {
+        props.user = { name: req.session.username ?? '', email: req.session.email ?? '' };
+        props.origin = ownOrigin(req, d.publicUrl);
+      }
+      // The dashboard's bell is on every owner page.
+      const keys: DataKey[] = [...(entry.data ?? []), ...(entry.access === 'owner' ? (['notifications'] as const) : [])];
+      const values = await Promise.all(keys.map((key) => load(key, userId ?? '', params)));
+      Object.assign(props, Object.fromEntries(keys.map((key, index) => [key, values[index]])));
+      if (entry.orElse && keys[0] && values[0] === null) return send(res, 404, page(entry.orElse), {});
+      send(res, 200, entry, props);
     };
-  for (const [path, page] of Object.entries(DASHBOARD_PAGES)) {
-    router.get(`/dashboard${path}`, options.sessions, dashboard(page.title, page.name));
+    // Visitor pages need no session; the others read it.
+    router.get(entry.path, ...(entry.access === 'anyone' ? [] : [d.sessions]), handler);
   }
-  router.get('/dashboard/conversations/:id', options.sessions, (req, res, next) =>
-    dashboard('Conversation', 'conversation', { conversationId: String(req.params.id) })(req, res, next),
-  );
 
-  router.get('/b/:botId', async (req, res) => {
-    const botId = String(req.params.botId);
-    const found = UUID.test(botId) ? await d.getPublicBot(botId) : null;
-    if (!found?.ok) {
-      return send(res, 404, { title: 'Bot not available', name: 'unavailable', assets, children: <NotAvailableContent /> });
-    }
-    const { view, llmProvider } = found.value;
-    send(res, 200, { title: view.name, name: 'public-chat', assets, props: { bot: withAvatarUrl(view), provider: llmProvider } });
-  });
+  const notFoundPage = page('not-found');
+  const notFound: RequestHandler = (req, res, next) => {
+    if (!wantsPage(req)) return next();
+    pageSecurityHeaders(req, res, () => send(res, 404, notFoundPage, {}));
+  };
 
-  return router;
+  return { routes: router, notFound };
 };

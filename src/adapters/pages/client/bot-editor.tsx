@@ -44,8 +44,8 @@ const draftOf = (overview: Overview | null): Draft => {
 };
 
 /** The editor starts from the saved bot, so it waits for it. */
-export const BotEditorPage = () => {
-  const { loading, overview } = useOverview();
+export const BotEditorPage = (p: { initial?: Overview | null | undefined }) => {
+  const { loading, overview } = useOverview(p.initial);
   if (loading) return <p class="muted">Loading…</p>;
   return <BotEditor overview={overview} />;
 };

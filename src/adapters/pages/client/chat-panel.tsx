@@ -35,8 +35,8 @@ export const ChatPanel = (p: {
   loadingMessages: string[];
 }) => {
   const providerName = PROVIDER_NAMES[p.provider] ?? p.provider;
-  const [key, setKey] = useState(() => stored(keyStorage(p.provider)));
-  const [endpoint, setEndpoint] = useState(() => stored(ENDPOINT_STORAGE));
+  const [key, setKey] = useState('');
+  const [endpoint, setEndpoint] = useState('');
   const [message, setMessage] = useState('');
   const [turns, setTurns] = useState<Turn[]>([]);
   const [waiting, setWaiting] = useState<string | null>(null);
@@ -44,6 +44,12 @@ export const ChatPanel = (p: {
   const keyInput = useRef<HTMLInputElement>(null);
   const messageInput = useRef<HTMLTextAreaElement>(null);
   const log = useRef<HTMLDivElement>(null);
+
+  // Read once the page is live: the server's first paint has no storage, and hydration must match it.
+  useEffect(() => {
+    setKey(stored(keyStorage(p.provider)));
+    setEndpoint(stored(ENDPOINT_STORAGE));
+  }, [p.provider]);
 
   useEffect(() => {
     log.current?.scrollTo({ top: log.current.scrollHeight });

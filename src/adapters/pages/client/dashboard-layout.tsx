@@ -2,28 +2,18 @@ import type { ComponentChildren } from 'preact';
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, formatDate, signOut } from './api.ts';
 
-export interface DashboardProps {
-  user: { name: string; email: string };
-  origin: string;
-  conversationId?: string;
-}
-
-const NAV = [
-  ['/dashboard', 'Overview'],
-  ['/dashboard/bot', 'Your bot'],
-  ['/dashboard/try', 'Try your bot'],
-  ['/dashboard/conversations', 'Conversations'],
-  ['/dashboard/leads', 'Leads'],
-  ['/dashboard/tokens', 'Bot tokens'],
-  ['/dashboard/settings', 'Settings'],
-] as const;
-
 interface Notification {
   id: string;
   kind: 'conversation_started' | 'lead_captured' | string;
   payload: Record<string, unknown>;
   createdAt: string;
   readAt: string | null;
+}
+
+/** GET /api/notifications */
+export interface NotificationList {
+  items: Notification[];
+  unreadCount: number;
 }
 
 const notificationWords = (item: Notification): string => {
@@ -39,22 +29,23 @@ const notificationLink = (item: Notification): string | null => {
 };
 
 /** The bell: unread count, the latest notifications in words, mark one or all as read. */
-export const NotificationBell = () => {
+export const NotificationBell = (p: { initial?: NotificationList | undefined }) => {
   const [open, setOpen] = useState(false);
-  const [items, setItems] = useState<Notification[]>([]);
-  const [unread, setUnread] = useState(0);
+  const [items, setItems] = useState<Notification[]>(p.initial?.items ?? []);
+  const [unread, setUnread] = useState(p.initial?.unreadCount ?? 0);
   const button = useRef<HTMLButtonElement>(null);
   const panel = useRef<HTMLDivElement>(null);
 
   const load = async () => {
-    const answer = await api<{ items: Notification[]; unreadCount: number }>('/api/notifications?limit=10');
+    const answer = await api<NotificationList>('/api/notifications?limit=10');
     if (answer.ok) {
       setItems(answer.body.items);
       setUnread(answer.body.unreadCount);
     }
   };
   useEffect(() => {
-    void load();
+    // Rendered with the server's list: the next look is the timer's.
+    if (!p.initial) void load();
     const timer = setInterval(() => void load(), 30_000);
     return () => clearInterval(timer);
   }, []);
@@ -138,7 +129,14 @@ export const NotificationBell = () => {
   );
 };
 
-export const DashboardLayout = (p: DashboardProps & { current: string; title: string; children: ComponentChildren }) => (
+export const DashboardLayout = (p: {
+  user: { name: string; email: string };
+  nav: { href: string; label: string }[];
+  current: string;
+  title: string;
+  notifications?: NotificationList | undefined;
+  children: ComponentChildren;
+}) => (
   <div class="dashboard">
     <a class="skip" href="#main">
       Skip to content
@@ -148,7 +146,7 @@ export const DashboardLayout = (p: DashboardProps & { current: string; title: st
         Career Bot
       </a>
       <div class="topbar-right">
-        <NotificationBell />
+        <NotificationBell initial={p.notifications} />
         <span class="who muted">{p.user.name}</span>
         <button type="button" onClick={() => void signOut()}>
           Sign out
@@ -157,7 +155,7 @@ export const DashboardLayout = (p: DashboardProps & { current: string; title: st
     </header>
     <nav class="sidenav" aria-label="Dashboard">
       <ul>
-        {NAV.map(([href, label]) => (
+        {p.nav.map(({ href, label }) => (
           <li key={href}>
             <a href={href} aria-current={p.current === href ? 'page' : undefined}>
               {label}
@@ -190,14 +188,17 @@ export interface Overview {
   llm: { provider: string | null; model: string | null };
 }
 
-export const useOverview = () => {
-  const [state, setState] = useState<{ loading: boolean; overview: Overview | null }>({ loading: true, overview: null });
+/** The bot's overview: `initial` when the server rendered the page with it, else fetched. */
+export const useOverview = (initial?: Overview | null) => {
+  const [state, setState] = useState<{ loading: boolean; overview: Overview | null }>(
+    initial === undefined ? { loading: true, overview: null } : { loading: false, overview: initial },
+  );
   const reload = async () => {
     const answer = await api<Overview>('/api/bots');
     setState({ loading: false, overview: answer.ok ? answer.body : null });
   };
   useEffect(() => {
-    void reload();
+    if (initial === undefined) void reload();
   }, []);
   return { ...state, reload, set: (overview: Overview) => setState({ loading: false, overview }) };
 };

@@ -1,21 +1,33 @@
 import type { ComponentChildren } from 'preact';
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, formatDate } from './api.ts';
 import { NoBotYet } from './dashboard-layout.tsx';
 import { Alert } from './fields.tsx';
 
 const PAGE_SIZE = 20;
 
-/** Cursor pagination, newest first: "Older" follows nextCursor, "Newer" goes back. */
-const usePages = <T,>(path: string) => {
+/** One page of a list, as the API answers it. */
+export interface ListPage<T> {
+  items: T[];
+  nextCursor: string | null;
+}
+
+/**
+ * Cursor pagination, newest first: "Older" follows nextCursor, "Newer" goes back. `initial`
+ * is the first page the server rendered (null: no bot yet); undefined: fetched after loading.
+ */
+const usePages = <T,>(path: string, initial: ListPage<T> | null | undefined) => {
   const [cursors, setCursors] = useState<(string | null)[]>([null]);
-  const [page, setPage] = useState<{ items: T[]; nextCursor: string | null } | null>(null);
-  const [status, setStatus] = useState<'loading' | 'ok' | 'no_bot' | 'error'>('loading');
+  const [page, setPage] = useState<ListPage<T> | null>(initial ?? null);
+  const [status, setStatus] = useState<'loading' | 'ok' | 'no_bot' | 'error'>(initial === undefined ? 'loading' : initial ? 'ok' : 'no_bot');
+  const rendered = useRef(initial !== undefined);
   const cursor = cursors[cursors.length - 1] ?? null;
   useEffect(() => {
+    if (rendered.current && cursor === null) return;
+    rendered.current = false;
     setStatus('loading');
     const query = `?limit=${PAGE_SIZE}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
-    void api<{ items: T[]; nextCursor: string | null }>(`${path}${query}`).then((answer) => {
+    void api<ListPage<T>>(`${path}${query}`).then((answer) => {
       if (answer.ok) {
         setPage(answer.body);
         setStatus('ok');
@@ -50,7 +62,7 @@ const Listing = (p: { status: string; empty: string; children: ComponentChildren
   return <>{p.children}</>;
 };
 
-interface ConversationItem {
+export interface ConversationItem {
   id: string;
   sessionId: string;
   messageCount: number;
@@ -59,8 +71,8 @@ interface ConversationItem {
   preview: string;
 }
 
-export const ConversationsPage = () => {
-  const pages = usePages<ConversationItem>('/api/bots/conversations');
+export const ConversationsPage = (p: { initial?: ListPage<ConversationItem> | null | undefined }) => {
+  const pages = usePages<ConversationItem>('/api/bots/conversations', p.initial);
   const items = pages.page?.items ?? [];
   return (
     <Listing status={pages.status} empty="">
@@ -85,14 +97,17 @@ export const ConversationsPage = () => {
   );
 };
 
-interface ConversationDetail {
+export interface ConversationDetail {
   conversation: { messageCount: number; startedAt: string };
   messages: { role: string; content: string; createdAt: string }[];
 }
 
-export const ConversationPage = (p: { conversationId?: string }) => {
-  const [state, setState] = useState<{ status: 'loading' | 'ok' | 'missing'; detail?: ConversationDetail }>({ status: 'loading' });
+export const ConversationPage = (p: { conversationId?: string | undefined; initial?: ConversationDetail | null | undefined }) => {
+  const [state, setState] = useState<{ status: 'loading' | 'ok' | 'missing'; detail?: ConversationDetail }>(
+    p.initial === undefined ? { status: 'loading' } : p.initial ? { status: 'ok', detail: p.initial } : { status: 'missing' },
+  );
   useEffect(() => {
+    if (p.initial !== undefined) return;
     void api<ConversationDetail>(`/api/bots/conversations/${encodeURIComponent(p.conversationId ?? '')}`).then((answer) =>
       setState(answer.ok ? { status: 'ok', detail: answer.body } : { status: 'missing' }),
     );
@@ -126,7 +141,7 @@ export const ConversationPage = (p: { conversationId?: string }) => {
   );
 };
 
-interface LeadItem {
+export interface LeadItem {
   id: string;
   email: string;
   capturedAt: string;
@@ -134,8 +149,8 @@ interface LeadItem {
   contextSummary: string | null;
 }
 
-export const LeadsPage = () => {
-  const pages = usePages<LeadItem>('/api/bots/leads');
+export const LeadsPage = (p: { initial?: ListPage<LeadItem> | null | undefined }) => {
+  const pages = usePages<LeadItem>('/api/bots/leads', p.initial);
   const items = pages.page?.items ?? [];
   return (
     <Listing status={pages.status} empty="">

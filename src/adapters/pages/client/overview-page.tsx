@@ -1,7 +1,7 @@
 import { useState } from 'preact/hooks';
 import { api } from './api.ts';
 import { ChatPanel } from './chat-panel.tsx';
-import { CopyButton, NoBotYet, useOverview, type DashboardProps, type Overview } from './dashboard-layout.tsx';
+import { CopyButton, NoBotYet, useOverview, type Overview } from './dashboard-layout.tsx';
 import { Alert } from './fields.tsx';
 
 const ActiveSwitch = (p: { overview: Overview; onChange: (overview: Overview) => void }) => {
@@ -30,8 +30,8 @@ const ActiveSwitch = (p: { overview: Overview; onChange: (overview: Overview) =>
   );
 };
 
-export const OverviewPage = (p: DashboardProps) => {
-  const { loading, overview, set } = useOverview();
+export const OverviewPage = (p: { origin: string; initial?: Overview | null | undefined }) => {
+  const { loading, overview, set } = useOverview(p.initial);
   if (loading) return <p class="muted">Loading…</p>;
   if (!overview) return <NoBotYet />;
   const { bot, stats } = overview;
@@ -81,8 +81,8 @@ export const OverviewPage = (p: DashboardProps) => {
   );
 };
 
-export const TryPage = () => {
-  const { loading, overview } = useOverview();
+export const TryPage = (p: { initial?: Overview | null | undefined }) => {
+  const { loading, overview } = useOverview(p.initial);
   if (loading) return <p class="muted">Loading…</p>;
   if (!overview) return <NoBotYet />;
   if (!overview.bot.isActive) {

@@ -26,10 +26,11 @@ const LimitField = (p: {
 const limitState = (value: number, fallback: number) => ({ value: String(value), useDefault: value === fallback });
 
 /** The page waits for the bot and the account settings, so the form starts from what is saved. */
-export const SettingsPage = () => {
-  const { loading, overview, set } = useOverview();
-  const [notify, setNotify] = useState<boolean | null | undefined>(undefined);
+export const SettingsPage = (p: { initial?: Overview | null | undefined; initialAccount?: { notifyLeadsEmail: boolean } | null | undefined }) => {
+  const { loading, overview, set } = useOverview(p.initial);
+  const [notify, setNotify] = useState<boolean | null | undefined>(p.initialAccount === undefined ? undefined : (p.initialAccount?.notifyLeadsEmail ?? null));
   useEffect(() => {
+    if (p.initialAccount !== undefined) return;
     void api<{ notifyLeadsEmail: boolean }>('/api/account/settings').then((answer) => setNotify(answer.ok ? answer.body.notifyLeadsEmail : null));
   }, []);
   if (loading || notify === undefined) return <p class="muted">Loading…</p>;

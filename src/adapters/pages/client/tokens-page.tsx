@@ -3,7 +3,7 @@ import { api, fieldErrors, formatDate, NETWORK_ERROR } from './api.ts';
 import { CopyButton, NoBotYet } from './dashboard-layout.tsx';
 import { Alert, Field } from './fields.tsx';
 
-interface TokenInfo {
+export interface TokenInfo {
   id: string;
   name: string;
   lastFour: string;
@@ -13,9 +13,10 @@ interface TokenInfo {
   revokedAt: string | null;
 }
 
-export const TokensPage = () => {
-  const [tokens, setTokens] = useState<TokenInfo[] | null>(null);
-  const [noBot, setNoBot] = useState(false);
+/** `initial`: the server's list (null: no bot yet); undefined: fetched after loading. */
+export const TokensPage = (p: { initial?: TokenInfo[] | null | undefined }) => {
+  const [tokens, setTokens] = useState<TokenInfo[] | null>(p.initial ?? null);
+  const [noBot, setNoBot] = useState(p.initial === null);
   const [name, setName] = useState('');
   const [days, setDays] = useState('');
   const [errors, setErrors] = useState<Record<string, string[]>>({});
@@ -29,7 +30,7 @@ export const TokensPage = () => {
     else if (answer.ok) setTokens(answer.body.tokens);
   };
   useEffect(() => {
-    void load();
+    if (p.initial === undefined) void load();
   }, []);
   if (noBot) return <NoBotYet />;
 

@@ -1,0 +1,58 @@
+import type { BotRouteDeps } from './bot-routes.ts';
+import { overviewJson } from './bot-routes.ts';
+import { conversationDetailJson, conversationSummaryJson, leadJson, notificationJson, pageJson, type OwnerRouteDeps } from './owner-routes.ts';
+import { withAvatarUrl } from './runtime-routes.ts';
+import { tokenInfoJson, type TokenRouteDeps } from './token-routes.ts';
+import type { makeGetPublicBot } from '../../application/get-bot-config.ts';
+
+/** The first page of a list, as the pages ask for it. */
+const FIRST_PAGE = { limit: 20, cursor: null };
+const NOTIFICATIONS = { limit: 10, cursor: null };
+
+/**
+ * What the API's GET endpoints answer, for the pages the server renders with their data: the
+ * same bodies the browser app would fetch (one mapping, shared with the routes), and null
+ * where the API answers 404 (no bot yet, an unknown conversation or bot).
+ */
+export const pageViews = (d: BotRouteDeps & OwnerRouteDeps & TokenRouteDeps & { getPublicBot: ReturnType<typeof makeGetPublicBot> }) => ({
+  /** GET /api/bots */
+  overview: async (userId: string) => {
+    const result = await d.getBotOverview(userId);
+    return result.ok ? overviewJson(result.value) : null;
+  },
+  /** GET /api/notifications?limit=10 */
+  notifications: async (userId: string) => {
+    const result = await d.listNotifications(userId, NOTIFICATIONS, false);
+    return { ...pageJson(result, notificationJson), unreadCount: result.unreadCount };
+  },
+  /** GET /api/bots/conversations?limit=20 */
+  conversations: async (userId: string) => {
+    const result = await d.listConversations(userId, FIRST_PAGE);
+    return result.ok ? pageJson(result.value, conversationSummaryJson) : null;
+  },
+  /** GET /api/bots/conversations/{id} */
+  conversation: async (userId: string, params: { id?: string }) => {
+    const result = await d.getConversation(userId, params.id ?? '');
+    return result.ok ? conversationDetailJson(result.value) : null;
+  },
+  /** GET /api/bots/leads?limit=20 */
+  leads: async (userId: string) => {
+    const result = await d.listLeads(userId, FIRST_PAGE);
+    return result.ok ? pageJson(result.value, leadJson) : null;
+  },
+  /** GET /api/bots/tokens */
+  tokens: async (userId: string) => {
+    const result = await d.listBotTokens(userId);
+    return result.ok ? { tokens: result.value.map(tokenInfoJson) } : null;
+  },
+  /** GET /api/account/settings */
+  accountSettings: async (userId: string) => {
+    const result = await d.getAccountSettings(userId);
+    return result.ok ? result.value : null;
+  },
+  /** GET /api/bots/{botId}/public */
+  publicBot: async (botId: string) => {
+    const result = await d.getPublicBot(botId);
+    return result.ok ? { ...withAvatarUrl(result.value.view), llmProvider: result.value.llmProvider } : null;
+  },
+});

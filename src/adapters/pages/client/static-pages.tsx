@@ -1,0 +1,45 @@
+/** What the service is, readable with no script at all. */
+export const HomePage = () => (
+  <main class="home">
+    <h1>Career Bot</h1>
+    <p class="lead">
+      Your career, as a chat bot. Give recruiters a bot that answers from your own words, any time, and collects
+      their details for you.
+    </p>
+    <ul class="home-points">
+      <li>Write what you want your bot to know: your experience, projects, what you are looking for.</li>
+      <li>Pick the model that answers: Anthropic, OpenAI, Google or Azure OpenAI. Visitors bring their own key.</li>
+      <li>Share a link, or put the bot on your own site with one script tag.</li>
+      <li>Read the conversations and the leads in your dashboard.</li>
+    </ul>
+    <p class="home-actions">
+      <a class="button primary" href="/register">
+        Create an account
+      </a>
+      <a class="button" href="/login">
+        Sign in
+      </a>
+    </p>
+  </main>
+);
+
+export const NotAvailablePage = () => (
+  <main class="narrow">
+    <h1>This bot is not available</h1>
+    <p>The link may be wrong, or its owner has switched the bot off.</p>
+    <p>
+      <a href="/">Career Bot home</a>
+    </p>
+  </main>
+);
+
+/** Any address the service has no page for, asked for by a browser. */
+export const NotFoundPage = () => (
+  <main class="narrow">
+    <h1>Page not found</h1>
+    <p>There is no page at this address. The link may be wrong or out of date.</p>
+    <p>
+      <a href="/">Career Bot home</a>
+    </p>
+  </main>
+);
