@@ -2,8 +2,8 @@ import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
 
-// Imports point inward only: domain <- application <- adapters. main.ts and
-// the scripts compose everything; tests may import anything.
+// Imports point inward only: domain <- application <- adapters. composition.ts wires
+// the service, main.ts runs it; tests may import anything.
 const inwardPatterns = (forbidden) =>
   forbidden.map((layer) => ({
     group: [`**/${layer}/**`, `**/${layer}`],
@@ -39,10 +39,17 @@ export default tseslint.config(
   { files: ['src/application/**/*.ts'], rules: restricted(...inwardPatterns(['adapters']), GUARDRAILS_ENTRY_ONLY) },
   {
     files: ['src/adapters/**/*.ts', 'src/adapters/**/*.tsx', 'src/*.ts', 'scripts/**/*.ts', 'packages/**/*.ts'],
-    rules: restricted({ group: ['**/main', '**/main.ts'], message: 'Only main.ts composes the service.' }, GUARDRAILS_ENTRY_ONLY),
+    rules: restricted(
+      { group: ['**/main', '**/main.ts'], message: 'main.ts is the entry point: nothing imports it.' },
+      { group: ['**/composition', '**/composition.ts'], message: 'Only main.ts runs what composition.ts wires.' },
+      GUARDRAILS_ENTRY_ONLY,
+    ),
   },
-  // main.ts and the scripts compose the service: they may import main.ts itself.
-  { files: ['src/main.ts', 'scripts/**/*.ts'], rules: restricted(GUARDRAILS_ENTRY_ONLY) },
+  // main.ts runs the composed service; the scripts may compose it too.
+  {
+    files: ['src/main.ts', 'scripts/**/*.ts'],
+    rules: restricted({ group: ['**/main', '**/main.ts'], message: 'main.ts is the entry point: nothing imports it.' }, GUARDRAILS_ENTRY_ONLY),
+  },
   // The scorer's training and the filter's evaluation also reach its halves, through tooling.ts.
   {
     files: ['scripts/train-guardrails.ts', 'scripts/eval-guardrails.ts'],
