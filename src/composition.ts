@@ -51,6 +51,7 @@ import { PgRateLimiter } from './adapters/persistence/pg-rate-limiter.ts';
 import { createPgSessionStore } from './adapters/persistence/pg-session-store.ts';
 import { PgSignInThrottle } from './adapters/persistence/pg-sign-in-throttle.ts';
 import { PgUserRepository } from './adapters/persistence/pg-user-repository.ts';
+import { isServiceUnavailable } from './adapters/persistence/service-unavailable.ts';
 
 export const pgRepositories = (q: Queryable): Repositories => ({
   users: new PgUserRepository(q),
@@ -168,6 +169,7 @@ export const createService = async (deps: ServiceDeps) => {
       isReady: () => isReady(db, expectedMigrations),
       metrics,
       metricsToken: config.METRICS_TOKEN,
+      isServiceUnavailable,
     },
   );
   const close = async () => {

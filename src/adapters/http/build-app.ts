@@ -1,7 +1,6 @@
 import express, { type ErrorRequestHandler, type Express } from 'express';
 import session from 'express-session';
 import type { Logger } from 'pino';
-import { ServiceUnavailableError } from '../../domain/errors.ts';
 import { errorSummary } from '../logger.ts';
 import { authRoutes, type AuthRouteDeps } from './auth-routes.ts';
 import { botRoutes, type BotRouteDeps } from './bot-routes.ts';
@@ -34,6 +33,8 @@ export interface AppOptions {
   metrics: ServiceMetrics;
   /** Serves GET /metrics on this port too, to a bearer of it. */
   metricsToken: string | undefined;
+  /** A dependency (the database) is down for now: answered 503, retryable. */
+  isServiceUnavailable: (error: unknown) => error is Error;
 }
 
 export type UseCases = Omit<AuthRouteDeps, 'csrf' | 'secureCookies' | 'sessionCookieName' | 'publicUrl' | 'allowedOrigins'> &
@@ -50,28 +51,30 @@ const isClientError = (error: unknown): error is { status: number } => {
   return typeof status === 'number' && status >= 400 && status < 500;
 };
 
-const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
-  if (res.headersSent) {
-    req.log?.error({ error: errorSummary(error), stack: (error as Error)?.stack }, 'error after the response started');
-    res.destroy();
-    return;
-  }
-  if (error instanceof ServiceUnavailableError) {
-    req.log?.warn({ error: errorSummary(error.cause ?? error) }, 'database unavailable');
-    reply(res, PROTOCOL.serviceUnavailable);
-    return;
-  }
-  if (error instanceof URIError) {
-    reply(res, undecodablePathReply(req.path));
-    return;
-  }
-  if (isClientError(error)) {
-    reply(res, { ...PROTOCOL.badRequest, status: error.status });
-    return;
-  }
-  req.log?.error({ error: errorSummary(error), stack: (error as Error)?.stack }, 'unexpected failure');
-  reply(res, PROTOCOL.internalError);
-};
+const errorHandler =
+  (isServiceUnavailable: AppOptions['isServiceUnavailable']): ErrorRequestHandler =>
+  (error, req, res, _next) => {
+    if (res.headersSent) {
+      req.log?.error({ error: errorSummary(error), stack: (error as Error)?.stack }, 'error after the response started');
+      res.destroy();
+      return;
+    }
+    if (isServiceUnavailable(error)) {
+      req.log?.warn({ error: errorSummary(error.cause ?? error) }, 'database unavailable');
+      reply(res, PROTOCOL.serviceUnavailable);
+      return;
+    }
+    if (error instanceof URIError) {
+      reply(res, undecodablePathReply(req.path));
+      return;
+    }
+    if (isClientError(error)) {
+      reply(res, { ...PROTOCOL.badRequest, status: error.status });
+      return;
+    }
+    req.log?.error({ error: errorSummary(error), stack: (error as Error)?.stack }, 'unexpected failure');
+    reply(res, PROTOCOL.internalError);
+  };
 
 export const buildApp = (useCases: UseCases, options: AppOptions): Express => {
   const app = express();
@@ -145,6 +148,6 @@ export const buildApp = (useCases: UseCases, options: AppOptions): Express => {
   app.use(pageRoutes(useCases, { sessions, publicUrl: options.publicUrl }));
 
   app.use((_req, res) => reply(res, PROTOCOL.notFound));
-  app.use(errorHandler);
+  app.use(errorHandler(options.isServiceUnavailable));
   return app;
 };
