@@ -36,7 +36,7 @@ import { OpenAiEmbeddingGateway } from './adapters/llm/openai-embedding-gateway.
 import { OpenAiLlmGateway } from './adapters/llm/openai-llm-gateway.ts';
 import { InFlightMailer } from './adapters/mail/in-flight-mailer.ts';
 import { LogMailer } from './adapters/mail/log-mailer.ts';
-import { MeteredLlmGateway, MeteredMailer, ServiceMetrics } from './adapters/metrics/metrics.ts';
+import { httpMetrics, MeteredLlmGateway, MeteredMailer, metricsRoute, ServiceMetrics } from './adapters/metrics/metrics.ts';
 import { NodemailerMailer } from './adapters/mail/nodemailer-mailer.ts';
 import { isReady, migrationFiles, type Db, type Queryable } from './adapters/persistence/db.ts';
 import { PgBotRepository } from './adapters/persistence/pg-bot-repository.ts';
@@ -167,8 +167,7 @@ export const createService = async (deps: ServiceDeps) => {
       allowedOrigins: config.ALLOWED_ORIGINS,
       trustProxy: config.TRUST_PROXY,
       isReady: () => isReady(db, expectedMigrations),
-      metrics,
-      metricsToken: config.METRICS_TOKEN,
+      metrics: { count: httpMetrics(metrics), serve: metricsRoute(metrics, config.METRICS_TOKEN) },
       isServiceUnavailable,
     },
   );

@@ -1,4 +1,4 @@
-import express, { type ErrorRequestHandler, type Express } from 'express';
+import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import session from 'express-session';
 import type { Logger } from 'pino';
 import { errorSummary } from '../logger.ts';
@@ -11,7 +11,6 @@ import { buildOpenApiDocument, DOCS_OPERATIONS, OPERATIONS } from './openapi.ts'
 import { requireUser } from './owner-auth.ts';
 import { accountRoutes, botListRoutes, notificationRoutes, type OwnerRouteDeps } from './owner-routes.ts';
 import { publicCors } from './public-cors.ts';
-import { httpMetrics, metricsRoute, type ServiceMetrics } from '../metrics/metrics.ts';
 import { requestLog } from './request-log.ts';
 import { avatarRoutes, publicBotRoutes, runtimeRoutes, type RuntimeRouteDeps } from './runtime-routes.ts';
 import { CsrfTokens, requireSameOrigin } from './security.ts';
@@ -30,9 +29,8 @@ export interface AppOptions {
   trustProxy: boolean | number | string;
   /** Database reachable and migrations applied. */
   isReady: () => Promise<boolean>;
-  metrics: ServiceMetrics;
-  /** Serves GET /metrics on this port too, to a bearer of it. */
-  metricsToken: string | undefined;
+  /** From the metrics adapter: `count` sees every request; `serve` answers GET /metrics to a bearer of METRICS_TOKEN. */
+  metrics: { count: RequestHandler; serve: RequestHandler };
   /** A dependency (the database) is down for now: answered 503, retryable. */
   isServiceUnavailable: (error: unknown) => error is Error;
 }
@@ -83,9 +81,9 @@ export const buildApp = (useCases: UseCases, options: AppOptions): Express => {
   app.set('etag', false);
   app.set('trust proxy', options.trustProxy);
   app.use(requestLog(options.logger));
-  app.use(httpMetrics(options.metrics));
+  app.use(options.metrics.count);
 
-  app.get('/metrics', metricsRoute(options.metrics, options.metricsToken));
+  app.get('/metrics', options.metrics.serve);
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
