@@ -27,6 +27,9 @@ const PENDING_MOVES = [
   { from: 'src/adapters/widget-embed/managed-widget.ts', to: 'packages/widget/src/chat-widget.ts' },
   { from: 'packages/widget/src/self-hosted.ts', to: 'src/domain/system-prompt.ts' },
 ];
+const MAIN_IS_ENTRY = { group: ['**/main', '**/main.ts'], message: 'main.ts is the entry point: nothing imports it.' };
+// What a script shares with the tests lives in @careerbot/testkit, never in test/.
+const NO_TEST_IMPORTS = { group: ['**/test/**', '**/test'], message: 'Scripts do not import test/: share it through @careerbot/testkit.' };
 const restricted = (...patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
 
 export default tseslint.config(
@@ -43,7 +46,7 @@ export default tseslint.config(
   { files: ['**/*.mjs', '**/*.js'], languageOptions: { globals: globals.node } },
   {
     // Tests read loosely typed JSON answers.
-    files: ['test/**/*.ts', 'scripts/**/*.ts'],
+    files: ['test/**/*.ts', 'scripts/**/*.ts', 'packages/testkit/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   { files: ['src/domain/**/*.ts'], rules: restricted(...inwardPatterns(['application', 'adapters']), GUARDRAILS_ENTRY_ONLY) },
@@ -52,20 +55,18 @@ export default tseslint.config(
   {
     files: ['src/adapters/**/*.ts', 'src/adapters/**/*.tsx', 'src/*.ts', 'scripts/**/*.ts', 'packages/**/*.ts'],
     rules: restricted(
-      { group: ['**/main', '**/main.ts'], message: 'main.ts is the entry point: nothing imports it.' },
+      MAIN_IS_ENTRY,
       { group: ['**/composition', '**/composition.ts'], message: 'Only main.ts runs what composition.ts wires.' },
       GUARDRAILS_ENTRY_ONLY,
     ),
   },
-  // main.ts runs the composed service; the scripts may compose it too.
-  {
-    files: ['src/main.ts', 'scripts/**/*.ts'],
-    rules: restricted({ group: ['**/main', '**/main.ts'], message: 'main.ts is the entry point: nothing imports it.' }, GUARDRAILS_ENTRY_ONLY),
-  },
+  // main.ts runs the composed service; the scripts may compose it too, but share nothing with test/.
+  { files: ['src/main.ts'], rules: restricted(MAIN_IS_ENTRY, GUARDRAILS_ENTRY_ONLY) },
+  { files: ['scripts/**/*.ts'], rules: restricted(MAIN_IS_ENTRY, GUARDRAILS_ENTRY_ONLY, NO_TEST_IMPORTS) },
   // The scorer's training and the filter's evaluation also reach its halves, through tooling.ts.
   {
     files: ['scripts/train-guardrails.ts', 'scripts/eval-guardrails.ts'],
-    rules: restricted({ ...GUARDRAILS_ENTRY_ONLY, group: [...GUARDRAILS_ENTRY_ONLY.group, '!**/guardrails/tooling.ts'] }),
+    rules: restricted({ ...GUARDRAILS_ENTRY_ONLY, group: [...GUARDRAILS_ENTRY_ONLY.group, '!**/guardrails/tooling.ts'] }, NO_TEST_IMPORTS),
   },
   // Boundaries judged by where an import lands (lint/boundaries.js; proved by test/unit/lint-boundaries.test.ts):
   // adapter folders stay apart, packages import no src/ and no other package's insides,

@@ -10,12 +10,12 @@ const eslint = new ESLint({
   overrideConfigFile: fileURLToPath(new URL('../../eslint.config.js', import.meta.url)),
 });
 
-/** The boundary rules that report `statement` written in a file at `filePath`. */
+/** The boundary rules (and import restrictions) that report `statement` written in a file at `filePath`. */
 const boundaryRulesFor = async (filePath: string, statement: string) => {
   const [result] = await eslint.lintText(`${statement}\nexport const used = typeof x;\n`, { filePath });
   const unparsed = result!.messages.find((message) => message.fatal);
   if (unparsed) throw new Error(`the fixture does not parse: ${unparsed.message}`);
-  return result!.messages.map((message) => message.ruleId).filter((rule) => rule?.startsWith('boundaries/'));
+  return result!.messages.map((message) => message.ruleId).filter((rule) => rule?.startsWith('boundaries/') || rule === 'no-restricted-imports');
 };
 
 const cases = (rule: string, table: [filePath: string, statement: string][], expected: string[]) =>
@@ -92,4 +92,17 @@ describe('boundaries/packages-by-name: code outside packages/ imports a package 
     ],
     [],
   );
+});
+
+describe('no-restricted-imports: a script shares nothing with test/, only @careerbot/testkit', () => {
+  const rule = 'no-restricted-imports';
+  cases(
+    rule,
+    [
+      ['scripts/ops/x.ts', "import { x } from '../../test/support/test-app.ts';"],
+      ['scripts/x.ts', "import { x } from '../test/fakes/fake-clock.ts';"],
+    ],
+    [rule],
+  );
+  cases(rule, [['scripts/ops/x.ts', "import { x } from '@careerbot/testkit';"]], []);
 });
