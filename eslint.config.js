@@ -1,14 +1,18 @@
 import js from '@eslint/js';
 import globals from 'globals';
 import tseslint from 'typescript-eslint';
+import boundaries from './lint/boundaries.js';
 
-// Imports point inward only: domain <- application <- adapters. main.ts and
-// the scripts compose everything; tests may import anything.
+// Imports point inward only: domain <- application <- adapters. composition.ts wires
+// the service, main.ts runs it; tests may import anything.
 const inwardPatterns = (forbidden) =>
   forbidden.map((layer) => ({
     group: [`**/${layer}/**`, `**/${layer}`],
     message: `Imports point inward: this layer must not depend on ${layer}.`,
   }));
+const MAIN_IS_ENTRY = { group: ['**/main', '**/main.ts'], message: 'main.ts is the entry point: nothing imports it.' };
+// What a script shares with the tests lives in @careerbot/testkit, never in test/.
+const NO_TEST_IMPORTS = { group: ['**/test/**', '**/test'], message: 'Scripts do not import test/: share it through @careerbot/testkit.' };
 const restricted = (...patterns) => ({ 'no-restricted-imports': ['error', { patterns }] });
 
 export default tseslint.config(
@@ -25,16 +29,37 @@ export default tseslint.config(
   { files: ['**/*.mjs', '**/*.js'], languageOptions: { globals: globals.node } },
   {
     // Tests read loosely typed JSON answers.
-    files: ['test/**/*.ts', 'scripts/**/*.ts', 'packages/*/test/**/*.ts', 'packages/*/scripts/**/*.ts'],
+    files: ['test/**/*.ts', 'scripts/**/*.ts', 'packages/testkit/**/*.ts', 'packages/*/test/**/*.ts', 'packages/*/scripts/**/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   { files: ['src/domain/**/*.ts'], rules: restricted(...inwardPatterns(['application', 'adapters'])) },
-  { files: ['src/domain/guardrails/**/*.ts'], rules: restricted(...inwardPatterns(['application', 'adapters'])) },
   { files: ['src/application/**/*.ts'], rules: restricted(...inwardPatterns(['adapters'])) },
   {
     files: ['src/adapters/**/*.ts', 'src/adapters/**/*.tsx', 'src/*.ts', 'scripts/**/*.ts', 'packages/**/*.ts'],
-    rules: restricted({ group: ['**/main', '**/main.ts'], message: 'Only main.ts composes the service.' }),
+    rules: restricted(
+      MAIN_IS_ENTRY,
+      { group: ['**/composition', '**/composition.ts'], message: 'Only main.ts runs what composition.ts wires.' },
+    ),
   },
-  // main.ts and the scripts compose the service: they may import main.ts itself.
-  { files: ['src/main.ts', 'scripts/**/*.ts'], rules: { 'no-restricted-imports': 'off' } },
+  // main.ts runs the composed service; the scripts may compose it too, but share nothing with test/.
+  { files: ['src/main.ts'], rules: restricted(MAIN_IS_ENTRY) },
+  { files: ['scripts/**/*.ts'], rules: restricted(MAIN_IS_ENTRY, NO_TEST_IMPORTS) },
+  // Boundaries judged by where an import lands (lint/boundaries.js; proved by test/unit/lint-boundaries.test.ts):
+  // adapter folders stay apart, packages import no src/ and no other package's insides,
+  // and everything else imports a package by its name.
+  {
+    files: ['src/**/*.{ts,tsx}'],
+    plugins: { boundaries },
+    rules: { 'boundaries/adapter-folders': ['error', {}] },
+  },
+  {
+    files: ['packages/**/*.{ts,tsx,js,mjs}'],
+    plugins: { boundaries },
+    rules: { 'boundaries/package-imports': ['error', {}] },
+  },
+  {
+    files: ['src/**/*.{ts,tsx}', 'scripts/**/*.{ts,mjs}', 'test/**/*.{ts,tsx}'],
+    plugins: { boundaries },
+    rules: { 'boundaries/packages-by-name': ['error', {}] },
+  },
 );

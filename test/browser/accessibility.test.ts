@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserAvailable } from '../support/browser.ts';
-import { fakeReply } from '../support/fake-llm-provider.ts';
-import { signedInClient, validBot } from '../support/http-client.ts';
+import { browserAvailable } from '@careerbot/testkit/browser';
+import { fakeReply, signedInClient, validBot } from '@careerbot/testkit';
 import {
   axeViolations,
   expectNoProblems,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserAvailable } from '../support/browser.ts';
-import { signedInClient, validBot } from '../support/http-client.ts';
+import { browserAvailable } from '@careerbot/testkit/browser';
+import { signedInClient, validBot } from '@careerbot/testkit';
 import { cspViolations, expectNoProblems, openTab, shoot, startPagesWorld, WIDTHS, type PagesWorld } from '../support/pages.ts';
 
 describe.runIf(browserAvailable())('the first paint, and unknown pages, in Chromium', () => {

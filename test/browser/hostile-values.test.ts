@@ -2,8 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAGE_CSP } from '../../src/adapters/pages/content-security.ts';
-import { browserAvailable } from '../support/browser.ts';
-import { HttpClient, signedInClient } from '../support/http-client.ts';
+import { browserAvailable } from '@careerbot/testkit/browser';
+import { HttpClient, signedInClient } from '@careerbot/testkit';
 import { cspViolations, expectNoProblems, openTab, signInThroughPages, startPagesWorld, type PagesWorld, type Tab } from '../support/pages.ts';
 import { widgetClient } from '../support/runtime-clients.ts';
 

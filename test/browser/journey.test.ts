@@ -1,9 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserAvailable } from '../support/browser.ts';
-import { fakeReply } from '../support/fake-llm-provider.ts';
-import { HttpClient } from '../support/http-client.ts';
+import { browserAvailable } from '@careerbot/testkit/browser';
+import { fakeReply, HttpClient } from '@careerbot/testkit';
 import {
   botIdOnOverview,
   cspViolations,

@@ -1,6 +1,6 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserAvailable } from '../support/browser.ts';
+import { browserAvailable } from '@careerbot/testkit/browser';
 import { awayFromWindowEnd, SIGN_IN_WINDOW_MS } from '../support/windows.ts';
 import {
   expectNoProblems,

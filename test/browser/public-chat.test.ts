@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { browserAvailable } from '../support/browser.ts';
-import { fakeReply } from '../support/fake-llm-provider.ts';
-import { signedInClient, validBot } from '../support/http-client.ts';
+import { browserAvailable } from '@careerbot/testkit/browser';
+import { fakeReply, signedInClient, validBot } from '@careerbot/testkit';
 import { cspViolations, expectNoProblems, openTab, shoot, startPagesWorld, type PagesWorld } from '../support/pages.ts';
 import { awayFromWindowEnd, MINUTE_MS } from '../support/windows.ts';
 

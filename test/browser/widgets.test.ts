@@ -2,10 +2,9 @@ import { readFile } from 'node:fs/promises';
 import { gzipSync } from 'node:zlib';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { browserAvailable } from '../support/browser.ts';
-import { fakeReply } from '../support/fake-llm-provider.ts';
+import { browserAvailable } from '@careerbot/testkit/browser';
+import { fakeReply, signedInClient, validBot } from '@careerbot/testkit';
 import { startHostSite, type HostSite } from '../support/host-page-server.ts';
-import { signedInClient, validBot } from '../support/http-client.ts';
 import { axeViolations, expectNoProblems, openTab, shoot, signInThroughPages, startPagesWorld, tabTo, type PagesWorld, type Tab } from '../support/pages.ts';
 
 const KEY_CANARY = 'sk-canary-WIDGET-visitor-key-0123456789abcdef';

@@ -1,5 +1,5 @@
 import type { EmbeddingGateway, EmbeddingResponse } from '../../src/application/ports.ts';
-import { fakeEmbedding } from '../support/fake-llm-provider.ts';
+import { fakeEmbedding } from '@careerbot/testkit';
 
 /**
  * Embeds with the same deterministic bag-of-words vectors as the fake provider server,

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createHash } from 'node:crypto';
-import { HttpClient, signedInClient, uniqueName } from '../support/http-client.ts';
+import { HttpClient, signedInClient, uniqueName } from '@careerbot/testkit';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 import { awayFromWindowEnd, SIGN_IN_WINDOW_MS } from '../support/windows.ts';
 

@@ -1,7 +1,6 @@
 import { connect } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { fakeReply, startFakeLlmProvider, type FakeLlmProvider } from '../support/fake-llm-provider.ts';
-import { HttpClient, uniqueName, validBot } from '../support/http-client.ts';
+import { type FakeLlmProvider, fakeReply, HttpClient, startFakeLlmProvider, uniqueName, validBot } from '@careerbot/testkit';
 import { httpsCall, HttpsClient, nginxAvailable, startNginx, type Nginx } from '../support/nginx.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 import { awayFromWindowEnd, SIGN_IN_WINDOW_MS } from '../support/windows.ts';

@@ -1,7 +1,7 @@
 import { createHash, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fixedClock } from '../fakes/clock.ts';
-import { HttpClient, signedInClient, validBot } from '../support/http-client.ts';
+import { HttpClient, signedInClient, validBot } from '@careerbot/testkit';
 import { ownerWithToken, widgetClient } from '../support/runtime-clients.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 

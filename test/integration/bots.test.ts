@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HttpClient, signedInClient, validBot } from '../support/http-client.ts';
+import { HttpClient, signedInClient, validBot } from '@careerbot/testkit';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 
 let app: TestApp;

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import type { RateLimits } from '../../src/application/ports.ts';
 import { Db, type Queryable } from '../../src/adapters/persistence/db.ts';
-import { ServiceUnavailableError } from '../../src/domain/errors.ts';
+import { ServiceUnavailableError } from '../../src/adapters/persistence/service-unavailable.ts';
 import { PgBotRepository } from '../../src/adapters/persistence/pg-bot-repository.ts';
 import { PgBotTokenRepository } from '../../src/adapters/persistence/pg-bot-token-repository.ts';
 import { PgChatAdmission } from '../../src/adapters/persistence/pg-chat-admission.ts';

@@ -1,6 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { fakeReply, startFakeLlmProvider, type FakeLlmProvider } from '../support/fake-llm-provider.ts';
-import { HttpClient, signedInClient, validBot } from '../support/http-client.ts';
+import { type FakeLlmProvider, fakeReply, HttpClient, signedInClient, startFakeLlmProvider, validBot } from '@careerbot/testkit';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 import { awayFromWindowEnd, DAY_MS, MINUTE_MS } from '../support/windows.ts';
 

@@ -6,13 +6,7 @@ import { isConnectionError, parseRetryAfter, retryAfterSecondsFromHeaders } from
 import { GoogleLlmGateway } from '../../src/adapters/llm/google-llm-gateway.ts';
 import { OpenAiEmbeddingGateway } from '../../src/adapters/llm/openai-embedding-gateway.ts';
 import { OpenAiLlmGateway } from '../../src/adapters/llm/openai-llm-gateway.ts';
-import {
-  fakeEmbedding,
-  fakeReply,
-  startFakeLlmProvider,
-  type FakeLlmProvider,
-  type RecordedRequest,
-} from '../support/fake-llm-provider.ts';
+import { fakeEmbedding, type FakeLlmProvider, fakeReply, type RecordedRequest, startFakeLlmProvider } from '@careerbot/testkit';
 
 const CANARY_KEY = 'sk-canary-DO-NOT-LEAK-1234567890abcdef';
 const SYSTEM_PROMPT = 'You are the career bot of Ada Lovelace. Answer only about her work.';

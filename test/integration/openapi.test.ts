@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestJsonSchema } from '../../src/adapters/http/openapi.ts';
 import { requestSchemasOf } from '../../src/adapters/http/validated.ts';
-import { HttpClient } from '../support/http-client.ts';
+import { HttpClient } from '@careerbot/testkit';
 import { servedRoutes } from '../support/served-routes.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 

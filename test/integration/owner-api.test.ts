@@ -4,7 +4,7 @@ import { EXPORT_PAGE_SIZE } from '../../src/application/owner-lists.ts';
 import { PgConversationRepository } from '../../src/adapters/persistence/pg-conversation-repository.ts';
 import { PgLeadRepository } from '../../src/adapters/persistence/pg-lead-repository.ts';
 import { PgNotificationRepository } from '../../src/adapters/persistence/pg-notification-repository.ts';
-import { HttpClient, signedInClient, validBot } from '../support/http-client.ts';
+import { HttpClient, signedInClient, validBot } from '@careerbot/testkit';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 
 let app: TestApp;

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PAGE_CSP } from '../../src/adapters/pages/content-security.ts';
-import { HttpClient, signedInClient, validBot } from '../support/http-client.ts';
+import { HttpClient, signedInClient, validBot } from '@careerbot/testkit';
 import { widgetClient } from '../support/runtime-clients.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 

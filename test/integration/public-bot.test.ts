@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HttpClient, validBot } from '../support/http-client.ts';
+import { HttpClient, validBot } from '@careerbot/testkit';
 import { ownerWithToken } from '../support/runtime-clients.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 

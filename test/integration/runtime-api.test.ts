@@ -1,8 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { chunkText } from '../../src/domain/chunking.ts';
-import { fakeReply, startFakeLlmProvider, type FakeLlmProvider } from '../support/fake-llm-provider.ts';
-import { HttpClient, validBot } from '../support/http-client.ts';
+import { type FakeLlmProvider, fakeReply, HttpClient, startFakeLlmProvider, validBot } from '@careerbot/testkit';
 import { ownerWithToken } from '../support/runtime-clients.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 import { awayFromWindowEnd, MINUTE_MS } from '../support/windows.ts';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { Db } from '../../src/adapters/persistence/db.ts';
-import { HttpClient, signedInClient, validBot } from '../support/http-client.ts';
+import { HttpClient, signedInClient, validBot } from '@careerbot/testkit';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
 import { startTcpProxy } from '../support/tcp-proxy.ts';

@@ -4,8 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parseConfig } from '../../src/adapters/config.ts';
-import { fakeReply, startFakeLlmProvider } from '../support/fake-llm-provider.ts';
-import { HttpClient, signedInClient, validBot } from '../support/http-client.ts';
+import { fakeReply, HttpClient, signedInClient, startFakeLlmProvider, validBot } from '@careerbot/testkit';
 import { spawnService, startServiceProcess } from '../support/service-process.ts';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
 

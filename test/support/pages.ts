@@ -2,8 +2,9 @@ import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
-import { launchBrowser, screenshotPath } from './browser.ts';
-import { startFakeLlmProvider, type FakeLlmProvider } from './fake-llm-provider.ts';
+import { launchBrowser } from '@careerbot/testkit/browser';
+import { screenshotPath } from './screenshots.ts';
+import { type FakeLlmProvider, startFakeLlmProvider } from '@careerbot/testkit';
 import { startTestApp, type TestApp } from './test-app.ts';
 
 export const WIDTHS = {

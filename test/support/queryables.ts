@@ -1,5 +1,5 @@
 import type { PreparedStatement, Queryable } from '../../src/adapters/persistence/db.ts';
-import { ServiceUnavailableError } from '../../src/domain/errors.ts';
+import { ServiceUnavailableError } from '../../src/adapters/persistence/service-unavailable.ts';
 
 /** A Queryable that counts the statements it runs, by name (or text). */
 export const counting = (inner: Queryable) => {

@@ -1,4 +1,4 @@
-import { HttpClient, signedInClient, validBot } from './http-client.ts';
+import { HttpClient, signedInClient, validBot } from '@careerbot/testkit';
 
 /** What a self-hosted widget holds: the platform address and a bot token, nothing else. */
 export const widgetClient = (baseUrl: string, token: string) => {

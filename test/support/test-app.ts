@@ -4,7 +4,7 @@ import { Writable } from 'node:stream';
 import type { Clock, PasswordHasher } from '../../src/application/ports.ts';
 import { parseConfig } from '../../src/adapters/config.ts';
 import { createLogger } from '../../src/adapters/logger.ts';
-import { createService } from '../../src/main.ts';
+import { createService } from '../../src/composition.ts';
 import { responseCheck } from './response-check.ts';
 import { createTestDatabase, type TestDatabase } from './test-database.ts';
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { StatementBatcher } from '../../src/adapters/persistence/statement-batcher.ts';
-import { ServiceUnavailableError } from '../../src/domain/errors.ts';
+import { ServiceUnavailableError } from '../../src/adapters/persistence/service-unavailable.ts';
 
 /** A batcher over a fake statement that doubles numbers, fails on the batches `fails` picks, and records every batch. */
 const doubling = (fails: (batch: number[]) => Error | null) => {

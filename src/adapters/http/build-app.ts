@@ -1,7 +1,6 @@
 import express, { type ErrorRequestHandler, type Express, type RequestHandler } from 'express';
 import session from 'express-session';
 import type { Logger } from 'pino';
-import { ServiceUnavailableError } from '../../domain/errors.ts';
 import { errorSummary } from '../logger.ts';
 import { authRoutes, type AuthRouteDeps } from './auth-routes.ts';
 import { botRoutes, type BotRouteDeps } from './bot-routes.ts';
@@ -12,7 +11,6 @@ import { buildOpenApiDocument, DOCS_OPERATIONS, OPERATIONS } from './openapi.ts'
 import { requireUser } from './owner-auth.ts';
 import { accountRoutes, botListRoutes, notificationRoutes, type OwnerRouteDeps } from './owner-routes.ts';
 import { publicCors } from './public-cors.ts';
-import { httpMetrics, metricsRoute, type ServiceMetrics } from '../metrics/metrics.ts';
 import { requestLog } from './request-log.ts';
 import { avatarRoutes, publicBotRoutes, runtimeRoutes, type RuntimeRouteDeps } from './runtime-routes.ts';
 import { CsrfTokens, requireSameOrigin } from './security.ts';
@@ -30,9 +28,10 @@ export interface AppOptions {
   trustProxy: boolean | number | string;
   /** Database reachable and migrations applied. */
   isReady: () => Promise<boolean>;
-  metrics: ServiceMetrics;
-  /** Serves GET /metrics on this port too, to a bearer of it. */
-  metricsToken: string | undefined;
+  /** From the metrics adapter: `count` sees every request; `serve` answers GET /metrics to a bearer of METRICS_TOKEN. */
+  metrics: { count: RequestHandler; serve: RequestHandler };
+  /** A dependency (the database) is down for now: answered 503, retryable. */
+  isServiceUnavailable: (error: unknown) => error is Error;
   /**
    * The pages, built by the composition root with this app's session middleware and use
    * cases: their routes, and the HTML 404 a browser gets for an unknown page (it passes
@@ -55,28 +54,30 @@ const isClientError = (error: unknown): error is { status: number } => {
   return typeof status === 'number' && status >= 400 && status < 500;
 };
 
-const errorHandler: ErrorRequestHandler = (error, req, res, _next) => {
-  if (res.headersSent) {
-    req.log?.error({ error: errorSummary(error), stack: (error as Error)?.stack }, 'error after the response started');
-    res.destroy();
-    return;
-  }
-  if (error instanceof ServiceUnavailableError) {
-    req.log?.warn({ error: errorSummary(error.cause ?? error) }, 'database unavailable');
-    reply(res, PROTOCOL.serviceUnavailable);
-    return;
-  }
-  if (error instanceof URIError) {
-    reply(res, undecodablePathReply(req.path));
-    return;
-  }
-  if (isClientError(error)) {
-    reply(res, { ...PROTOCOL.badRequest, status: error.status });
-    return;
-  }
-  req.log?.error({ error: errorSummary(error), stack: (error as Error)?.stack }, 'unexpected failure');
-  reply(res, PROTOCOL.internalError);
-};
+const errorHandler =
+  (isServiceUnavailable: AppOptions['isServiceUnavailable']): ErrorRequestHandler =>
+  (error, req, res, _next) => {
+    if (res.headersSent) {
+      req.log?.error({ error: errorSummary(error), stack: (error as Error)?.stack }, 'error after the response started');
+      res.destroy();
+      return;
+    }
+    if (isServiceUnavailable(error)) {
+      req.log?.warn({ error: errorSummary(error.cause ?? error) }, 'database unavailable');
+      reply(res, PROTOCOL.serviceUnavailable);
+      return;
+    }
+    if (error instanceof URIError) {
+      reply(res, undecodablePathReply(req.path));
+      return;
+    }
+    if (isClientError(error)) {
+      reply(res, { ...PROTOCOL.badRequest, status: error.status });
+      return;
+    }
+    req.log?.error({ error: errorSummary(error), stack: (error as Error)?.stack }, 'unexpected failure');
+    reply(res, PROTOCOL.internalError);
+  };
 
 export const buildApp = (useCases: UseCases, options: AppOptions): Express => {
   const app = express();
@@ -85,9 +86,9 @@ export const buildApp = (useCases: UseCases, options: AppOptions): Express => {
   app.set('etag', false);
   app.set('trust proxy', options.trustProxy);
   app.use(requestLog(options.logger));
-  app.use(httpMetrics(options.metrics));
+  app.use(options.metrics.count);
 
-  app.get('/metrics', metricsRoute(options.metrics, options.metricsToken));
+  app.get('/metrics', options.metrics.serve);
   app.get('/healthz', (_req, res) => {
     res.json({ status: 'ok' });
   });
@@ -151,6 +152,6 @@ export const buildApp = (useCases: UseCases, options: AppOptions): Express => {
   app.use(pages.routes);
 
   app.use(pages.notFound, (_req, res) => reply(res, PROTOCOL.notFound));
-  app.use(errorHandler);
+  app.use(errorHandler(options.isServiceUnavailable));
   return app;
 };

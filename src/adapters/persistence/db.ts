@@ -2,7 +2,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { ServiceUnavailableError } from '../../domain/errors.ts';
+import { ServiceUnavailableError } from './service-unavailable.ts';
 
 export const SQL_DIR = fileURLToPath(new URL('../../../sql/', import.meta.url));
 

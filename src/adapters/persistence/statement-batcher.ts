@@ -1,4 +1,4 @@
-import { ServiceUnavailableError } from '../../domain/errors.ts';
+import { ServiceUnavailableError } from './service-unavailable.ts';
 
 export interface Batching {
   /** Batches on the wire at once; requests arriving meanwhile wait for the next. */

@@ -1,17 +1,6 @@
 import type autocannon from 'autocannon';
-import {
-  benchDatabase,
-  cleanUp,
-  inBatches,
-  measure,
-  median,
-  printTable,
-  seedBot,
-  spawnTs,
-  startServiceAndEcho,
-  verdict,
-  type Measurement,
-} from './support/bench-kit.ts';
+import { benchDatabase, cleanUp, spawnTs } from '../support/processes.ts';
+import { inBatches, measure, median, printTable, seedBot, startServiceAndEcho, verdict, type Measurement } from './support/bench-kit.ts';
 
 // npm run bench:chat — the real service (own process, real OpenAI SDK adapter) against an
 // instant fake provider (own process), and a bare Express JSON echo, in one run.
@@ -26,7 +15,7 @@ const MESSAGE = JSON.stringify({ message: 'What did Ada build, and which languag
 try {
   const databaseUrl = await benchDatabase();
   const providerUrls = await new Promise<{ openai: string }>((resolve) =>
-    spawnTs('scripts/support/fake-provider-process.ts', {}, (line) => resolve(JSON.parse(line))),
+    spawnTs('scripts/bench/support/fake-provider-process.ts', {}, (line) => resolve(JSON.parse(line))),
   );
   const { urls } = await startServiceAndEcho(databaseUrl, { OPENAI_BASE_URL: providerUrls.openai });
   const { service, echo } = urls;

@@ -1,4 +1,4 @@
-import { startFakeLlmProvider } from '../../test/support/fake-llm-provider.ts';
+import { startFakeLlmProvider } from '@careerbot/testkit';
 
 // An instant fake LLM provider in its own process, so it does not share the
 // benchmark's event loop. Prints its base URLs as one JSON line.

@@ -6,9 +6,8 @@ import { spawn, spawnSync } from 'node:child_process';
 import { cp, mkdtemp, readdir, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { startFakeLlmProvider } from '../test/support/fake-llm-provider.ts';
-import { HttpClient, validBot } from '../test/support/http-client.ts';
-import { benchDatabase, cleanUp, freePorts, ROOT, waitForHttp } from './support/bench-kit.ts';
+import { HttpClient, startFakeLlmProvider, validBot } from '@careerbot/testkit';
+import { benchDatabase, cleanUp, freePorts, ROOT, waitForHttp } from '../support/processes.ts';
 
 const step = (text: string) => console.log(`production-smoke: ${text}`);
 

@@ -1,7 +1,4 @@
 import { existsSync } from 'node:fs';
-import { mkdir } from 'node:fs/promises';
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { chromium, type Browser } from 'playwright-core';
 
 /**
@@ -39,11 +36,3 @@ export const launchBrowser = async (): Promise<Browser> =>
     ],
   });
 
-const ROOT = fileURLToPath(new URL('../../', import.meta.url));
-/** Screenshots are test artifacts, written under test-artifacts/screenshots (git-ignored). */
-export const SCREENSHOT_DIR = path.join(ROOT, 'test-artifacts', 'screenshots');
-
-export const screenshotPath = async (name: string): Promise<string> => {
-  await mkdir(SCREENSHOT_DIR, { recursive: true });
-  return path.join(SCREENSHOT_DIR, `${name}.png`);
-};

@@ -5,7 +5,7 @@
  * - config reads (GET /api/v1/bot/config), rotating over many bots' tokens;
  * - conversation saves (POST /api/v1/bot/conversations), each a real insert: a new session,
  *   spread over the same bots, each with its limits at the settings maximum;
- * - the echo (scripts/support/echo-server.ts) answering the very body a save sends.
+ * - the echo (scripts/bench/support/echo-server.ts) answering the very body a save sends.
  *
  * Each server runs in its own process: the service is src/main.ts as `npm start` runs it
  * (request logs on, written to /dev/null) over a fresh database from benchDatabase(), the
@@ -24,25 +24,15 @@
 import type { ChildProcess } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import type autocannon from 'autocannon';
-import { Db } from '../src/adapters/persistence/db.ts';
-import { EmbeddingMemo, MemoizedEmbeddingCache } from '../src/adapters/persistence/memoized-embedding-cache.ts';
-import { PgBotRepository } from '../src/adapters/persistence/pg-bot-repository.ts';
-import { PgEmbeddingCache } from '../src/adapters/persistence/pg-embedding-cache.ts';
-import type { EmbeddingGateway, RateLimiter } from '../src/application/ports.ts';
-import { makeRetrieveKnowledge } from '../src/application/retrieve-knowledge.ts';
-import { chunkText } from '../src/domain/chunking.ts';
-import {
-  benchDatabase,
-  cleanUp,
-  inBatches,
-  measure,
-  median,
-  printTable,
-  seedBot,
-  startServiceAndEcho,
-  verdict,
-  type Measurement,
-} from './support/bench-kit.ts';
+import { Db } from '../../src/adapters/persistence/db.ts';
+import { EmbeddingMemo, MemoizedEmbeddingCache } from '../../src/adapters/persistence/memoized-embedding-cache.ts';
+import { PgBotRepository } from '../../src/adapters/persistence/pg-bot-repository.ts';
+import { PgEmbeddingCache } from '../../src/adapters/persistence/pg-embedding-cache.ts';
+import type { EmbeddingGateway, RateLimiter } from '../../src/application/ports.ts';
+import { makeRetrieveKnowledge } from '../../src/application/retrieve-knowledge.ts';
+import { chunkText } from '../../src/domain/chunking.ts';
+import { benchDatabase, cleanUp } from '../support/processes.ts';
+import { inBatches, measure, median, printTable, seedBot, startServiceAndEcho, verdict, type Measurement } from './support/bench-kit.ts';
 
 const TARGETS = { configReads: 0.4, conversationSaves: 0.2, knowledgeP99Ms: 5 };
 

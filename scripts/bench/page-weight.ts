@@ -5,8 +5,9 @@ import { gzipSync } from 'node:zlib';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
 import type { Request } from 'playwright-core';
-import { launchBrowser } from '../test/support/browser.ts';
-import { benchDatabase, cleanUp, freePorts, ROOT, seedBot, spawnTs, waitForHttp } from './support/bench-kit.ts';
+import { launchBrowser } from '@careerbot/testkit/browser';
+import { benchDatabase, cleanUp, freePorts, ROOT, spawnTs, waitForHttp } from '../support/processes.ts';
+import { seedBot } from './support/bench-kit.ts';
 
 const main = async () => {
   const [port] = await freePorts(1);

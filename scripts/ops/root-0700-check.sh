@@ -3,7 +3,7 @@
 # 0700, like /root): npm ci, an integration test on the embedded PostgreSQL, then npm start
 # twice on the same data, proving an account survives the restart. Run by .ci/run as root.
 set -euo pipefail
-src="$(cd "$(dirname "$0")/.." && pwd)"
+src="$(cd "$(dirname "$0")/../.." && pwd)"
 work="$(mktemp -d)"
 port=3999
 cleanup() {

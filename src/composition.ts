@@ -1,0 +1,182 @@
+// The composition root: the only place that wires adapters, use cases and pages together.
+// main.ts runs what this builds; the integration tests build the service through here too.
+import type { Logger } from 'pino';
+import { makeGetBotOverview, makeUpdateBotSettings } from './application/bot-settings.ts';
+import { makeAuthenticateBotToken } from './application/authenticate-bot-token.ts';
+import { makeListBotTokens, makeMintBotToken, makeRevokeBotToken } from './application/bot-tokens.ts';
+import { makeCaptureLead } from './application/capture-lead.ts';
+import { makeGetBotAvatar, makeGetBotConfig, makeGetPublicBot } from './application/get-bot-config.ts';
+import type { Clock, LlmGateway, Mailer, PasswordHasher, Repositories, Transactor } from './application/ports.ts';
+import { makeRetrieveKnowledge } from './application/retrieve-knowledge.ts';
+import { makeSaveConversation } from './application/save-conversation.ts';
+import type { LlmProvider } from './domain/types.ts';
+import {
+  makeExportLeads,
+  makeGetAccountSettings,
+  makeGetConversation,
+  makeListConversations,
+  makeListLeads,
+  makeListNotifications,
+  makeMarkAllNotificationsRead,
+  makeMarkNotificationRead,
+  makeUpdateAccountSettings,
+} from './application/owner-lists.ts';
+import { makeRegisterUser } from './application/register-user.ts';
+import { makeSendChatMessage } from './application/send-chat-message.ts';
+import { makeSignIn } from './application/sign-in.ts';
+import { makeUpsertBot } from './application/upsert-bot.ts';
+import { BcryptPasswordHasher, systemClock } from './adapters/bcrypt-password-hasher.ts';
+import type { Config } from './adapters/config.ts';
+import { buildApp } from './adapters/http/build-app.ts';
+import { pageViews } from './adapters/http/page-views.ts';
+import { pageRoutes } from './adapters/pages/page-routes.tsx';
+import { errorSummary } from './adapters/logger.ts';
+import { AnthropicLlmGateway } from './adapters/llm/anthropic-llm-gateway.ts';
+import { AzureOpenAiLlmGateway } from './adapters/llm/azure-openai-llm-gateway.ts';
+import { GoogleLlmGateway } from './adapters/llm/google-llm-gateway.ts';
+import { OpenAiEmbeddingGateway } from './adapters/llm/openai-embedding-gateway.ts';
+import { OpenAiLlmGateway } from './adapters/llm/openai-llm-gateway.ts';
+import { InFlightMailer } from './adapters/mail/in-flight-mailer.ts';
+import { LogMailer } from './adapters/mail/log-mailer.ts';
+import { httpMetrics, MeteredLlmGateway, MeteredMailer, metricsRoute, ServiceMetrics } from './adapters/metrics/metrics.ts';
+import { NodemailerMailer } from './adapters/mail/nodemailer-mailer.ts';
+import { isReady, migrationFiles, type Db, type Queryable } from './adapters/persistence/db.ts';
+import { PgBotRepository } from './adapters/persistence/pg-bot-repository.ts';
+import { PgChatAdmission } from './adapters/persistence/pg-chat-admission.ts';
+import { PgBotTokenRepository } from './adapters/persistence/pg-bot-token-repository.ts';
+import { PgConversationRepository } from './adapters/persistence/pg-conversation-repository.ts';
+import { EmbeddingMemo, MemoizedEmbeddingCache } from './adapters/persistence/memoized-embedding-cache.ts';
+import { PgEmbeddingCache } from './adapters/persistence/pg-embedding-cache.ts';
+import { PgLeadRepository } from './adapters/persistence/pg-lead-repository.ts';
+import { PgNotificationRepository } from './adapters/persistence/pg-notification-repository.ts';
+import { PgRateLimiter } from './adapters/persistence/pg-rate-limiter.ts';
+import { createPgSessionStore } from './adapters/persistence/pg-session-store.ts';
+import { PgSignInThrottle } from './adapters/persistence/pg-sign-in-throttle.ts';
+import { PgUserRepository } from './adapters/persistence/pg-user-repository.ts';
+import { isServiceUnavailable } from './adapters/persistence/service-unavailable.ts';
+
+export const pgRepositories = (q: Queryable): Repositories => ({
+  users: new PgUserRepository(q),
+  bots: new PgBotRepository(q),
+  tokens: new PgBotTokenRepository(q),
+  conversations: new PgConversationRepository(q),
+  leads: new PgLeadRepository(q),
+  notifications: new PgNotificationRepository(q),
+  embeddings: new PgEmbeddingCache(q),
+});
+
+export const llmGateways = (config: Config, metrics?: ServiceMetrics): Record<LlmProvider, LlmGateway> => {
+  const gateways = bareLlmGateways(config);
+  if (!metrics) return gateways;
+  const metered = (provider: LlmProvider) => new MeteredLlmGateway(provider, gateways[provider], metrics, config.LLM_TIMEOUT_MS);
+  return { anthropic: metered('anthropic'), openai: metered('openai'), google: metered('google'), azure: metered('azure') };
+};
+
+const bareLlmGateways = (config: Config): Record<LlmProvider, LlmGateway> => ({
+  anthropic: new AnthropicLlmGateway({ baseURL: config.ANTHROPIC_BASE_URL, timeoutMs: config.LLM_TIMEOUT_MS }),
+  openai: new OpenAiLlmGateway({ baseURL: config.OPENAI_BASE_URL, timeoutMs: config.LLM_TIMEOUT_MS }),
+  google: new GoogleLlmGateway({ baseURL: config.GEMINI_BASE_URL, timeoutMs: config.LLM_TIMEOUT_MS }),
+  azure: new AzureOpenAiLlmGateway({ timeoutMs: config.LLM_TIMEOUT_MS, allowedHosts: config.AZURE_OPENAI_ALLOWED_HOSTS }),
+});
+
+/** How long shutdown waits for lead e-mails still being sent (SMTP's own timeouts are 10 s). */
+const MAIL_DRAIN_MS = 10_000;
+
+/** Lead e-mails over SMTP when SMTP_URL is set, else into the log. */
+export const mailerFor = (config: Config, logger: Logger): Mailer =>
+  config.SMTP_URL ? new NodemailerMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM }) : new LogMailer(logger);
+
+export interface ServiceDeps {
+  config: Config;
+  db: Db;
+  logger: Logger;
+  sessionSecret: string;
+  clock?: Clock;
+  hasher?: PasswordHasher;
+}
+
+/** Adapters -> use cases -> app, over one database. Tests build the service through here too. */
+export const createService = async (deps: ServiceDeps) => {
+  const { config, db, logger } = deps;
+  const clock = deps.clock ?? systemClock;
+  const hasher = deps.hasher ?? new BcryptPasswordHasher();
+  // One memo of embedding vectors per process, shared by every repository set, so a
+  // context change (UpsertBot, inside its transaction) also clears it.
+  const embeddingMemo = new EmbeddingMemo();
+  const repositoriesOn = (q: Queryable): Repositories => ({
+    ...pgRepositories(q),
+    embeddings: new MemoizedEmbeddingCache(new PgEmbeddingCache(q), embeddingMemo),
+  });
+  const repos = repositoriesOn(db);
+  const transactor: Transactor = { transaction: (work) => db.transaction((tx) => work(repositoriesOn(tx))) };
+  const sessionStore = createPgSessionStore(db, (error) => logger.warn({ error: errorSummary(error) }, 'session store'));
+  const expectedMigrations = await migrationFiles();
+  const limiter = new PgRateLimiter(db);
+  // Sign-in failures and registrations, counted per 15-minute window in PostgreSQL: the limits hold across instances.
+  const attempts = new PgSignInThrottle(db);
+  const embeddingGateway = new OpenAiEmbeddingGateway({
+    baseURL: config.OPENAI_BASE_URL,
+    timeoutMs: config.LLM_TIMEOUT_MS,
+    model: config.EMBEDDING_MODEL,
+  });
+  const metrics = new ServiceMetrics(() => ({ total: db.pool.totalCount, idle: db.pool.idleCount, waiting: db.pool.waitingCount }));
+  // Lead e-mails leave after the answer: shutdown waits for those still being sent.
+  const mailer = new InFlightMailer(new MeteredMailer(mailerFor(config, logger), metrics));
+
+  const app = buildApp(
+    {
+      registerUser: makeRegisterUser({ users: repos.users, hasher, clock, throttle: attempts, perAddress: config.REGISTRATIONS_PER_ADDRESS }),
+      signIn: makeSignIn({ users: repos.users, hasher, throttle: attempts, clock }),
+      upsertBot: makeUpsertBot({ transactor, clock }),
+      getBotOverview: makeGetBotOverview({ bots: repos.bots, users: repos.users }),
+      updateBotSettings: makeUpdateBotSettings({ bots: repos.bots, users: repos.users, clock }),
+      listConversations: makeListConversations({ bots: repos.bots, conversations: repos.conversations }),
+      getConversation: makeGetConversation({ bots: repos.bots, conversations: repos.conversations }),
+      listLeads: makeListLeads({ bots: repos.bots, leads: repos.leads }),
+      exportLeads: makeExportLeads({ bots: repos.bots, leads: repos.leads }),
+      listNotifications: makeListNotifications({ notifications: repos.notifications }),
+      markNotificationRead: makeMarkNotificationRead({ notifications: repos.notifications, clock }),
+      markAllNotificationsRead: makeMarkAllNotificationsRead({ notifications: repos.notifications, clock }),
+      getAccountSettings: makeGetAccountSettings({ users: repos.users }),
+      updateAccountSettings: makeUpdateAccountSettings({ users: repos.users }),
+      sendChatMessage: makeSendChatMessage({ admission: new PgChatAdmission(db), gateways: llmGateways(config, metrics), clock }),
+      mintBotToken: makeMintBotToken({ bots: repos.bots, tokens: repos.tokens, clock }),
+      listBotTokens: makeListBotTokens({ bots: repos.bots, tokens: repos.tokens }),
+      revokeBotToken: makeRevokeBotToken({ bots: repos.bots, tokens: repos.tokens, clock }),
+      authenticateBotToken: makeAuthenticateBotToken({ tokens: repos.tokens, clock }),
+      getBotConfig: makeGetBotConfig(),
+      getBotAvatar: makeGetBotAvatar({ bots: repos.bots }),
+      getPublicBot: makeGetPublicBot({ bots: repos.bots }),
+      retrieveKnowledge: makeRetrieveKnowledge({ limiter, gateway: embeddingGateway, cache: repos.embeddings, clock }),
+      saveConversation: makeSaveConversation({ limiter, conversations: repos.conversations, transactor, clock }),
+      captureLead: makeCaptureLead({
+        limiter,
+        transactor,
+        conversations: repos.conversations,
+        users: repos.users,
+        mailer,
+        clock,
+        reportMailFailure: (error) => logger.warn({ error: errorSummary(error) }, 'lead e-mail not sent'),
+      }),
+    },
+    {
+      logger,
+      sessionStore,
+      sessionSecret: deps.sessionSecret,
+      sessionCookieName: config.SESSION_COOKIE_NAME,
+      secureCookies: config.NODE_ENV === 'production',
+      publicUrl: config.PUBLIC_URL,
+      allowedOrigins: config.ALLOWED_ORIGINS,
+      trustProxy: config.TRUST_PROXY,
+      isReady: () => isReady(db, expectedMigrations),
+      metrics: { count: httpMetrics(metrics), serve: metricsRoute(metrics, config.METRICS_TOKEN) },
+      isServiceUnavailable,
+      pages: ({ sessions, useCases }) => pageRoutes({ views: pageViews(useCases), sessions, publicUrl: config.PUBLIC_URL }),
+    },
+  );
+  const close = async () => {
+    if (!(await mailer.drain(MAIL_DRAIN_MS))) logger.warn({ pending: mailer.pending }, 'lead e-mails still being sent at shutdown');
+    await sessionStore.close();
+  };
+  return { app, close, metrics };
+};
