@@ -1,3 +1,5 @@
+import { sharedOpenApiCheck } from './response-check.ts';
+
 /** A fetch wrapper that keeps cookies, like a browser or `curl -b -c`. */
 export class HttpClient {
   readonly cookies = new Map<string, string>();
@@ -39,7 +41,24 @@ export class HttpClient {
     } catch {
       json = undefined;
     }
+    this.checkAgainstDocument(method, path, response, text);
     return { status: response.status, headers: response.headers, json, text };
+  }
+
+  /**
+   * A JSON answer must be as the OpenAPI document says: services in another process
+   * (behind nginx, the cluster) are checked here; in-process ones by test-app.ts too.
+   */
+  private checkAgainstDocument(method: string, path: string, response: Response, text: string) {
+    if (!/^application\/json\b/.test(response.headers.get('content-type') ?? '')) return;
+    const problems = sharedOpenApiCheck().check({
+      method,
+      path: new URL(path, this.baseUrl).pathname,
+      status: response.status,
+      header: (name) => response.headers.get(name),
+      body: text,
+    });
+    if (problems?.length) throw new Error(`an answer that differs from the OpenAPI document:\n${problems.join('\n')}`);
   }
 
   get(path: string, headers?: Record<string, string>) {

@@ -94,6 +94,12 @@ export const openApiCheck = (document: OpenApiDocument = buildOpenApiDocument([.
   return { check };
 };
 
+/** One checker for every HttpClient of a test file: the document and its compiled schemas are built once. */
+export const sharedOpenApiCheck = (() => {
+  let shared: ReturnType<typeof openApiCheck> | undefined;
+  return () => (shared ??= openApiCheck());
+})();
+
 /**
  * Express middleware in front of the service: every answer it gives during a test file
  * is checked; a mismatch fails the file when the app closes.
