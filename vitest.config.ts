@@ -6,6 +6,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts', 'packages/*/test/**/*.test.ts'],
     globalSetup: ['test/support/global-setup.ts'],
+    setupFiles: ['test/support/openapi-setup.ts'],
     pool: 'forks',
     maxWorkers: 2,
     // Generous: the browser and process tests run on shared two-core machines.

@@ -4,9 +4,10 @@ export interface PageCursor {
   id: string;
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+/** Any 8-4-4-4-12 hex id, either case: PostgreSQL's uuid accepts every version. */
+export const UUID_PATTERN = /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/;
 
-export const isUuid = (value: string): boolean => UUID.test(value);
+export const isUuid = (value: string): boolean => UUID_PATTERN.test(value);
 
 /** Opaque to clients: base64url of "<iso time>|<id>". */
 export const encodeCursor = (cursor: PageCursor): string =>

@@ -47,6 +47,13 @@ describe('GET /metrics', () => {
     return response.text;
   };
 
+  it('takes the bearer scheme in any case, as RFC 7235 has it', async () => {
+    for (const scheme of ['bearer', 'BEARER']) {
+      const response = await new HttpClient(app.baseUrl).get('/metrics', { authorization: `${scheme} ${METRICS_TOKEN}` });
+      expect(response.status).toBe(200);
+    }
+  });
+
   it('is a 404 like any unknown path without the bearer token, or with a wrong one', async () => {
     const client = new HttpClient(app.baseUrl);
     const attempts: Record<string, string>[] = [{}, { authorization: 'Bearer wrong-token-0123456789abcdef-xx' }, { authorization: METRICS_TOKEN }];

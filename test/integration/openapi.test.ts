@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { requestJsonSchema } from '../../src/adapters/http/openapi.ts';
 import { requestSchemasOf } from '../../src/adapters/http/validated.ts';
-import { HttpClient } from '@careerbot/testkit';
+import { HttpClient, signedInClient } from '@careerbot/testkit';
+import { openApiCheck } from '../support/response-check.ts';
+import { ownerWithToken } from '../support/runtime-clients.ts';
 import { servedRoutes } from '../support/served-routes.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 
@@ -88,5 +90,97 @@ describe('the OpenAPI document', () => {
       const [method, path] = entry.split(' ');
       expect(html).toContain(`${method}</span> <code>${path!.replaceAll('&', '&amp;')}</code>`);
     }
+  });
+
+  it('lists every status each served route answers to malformed, unauthenticated, foreign and oversized requests', async () => {
+    const { check } = openApiCheck(document);
+    const owner = await ownerWithToken(app.baseUrl);
+    const botless = await signedInClient(app.baseUrl);
+    const csrf = (await owner.client.get('/api/auth/csrf')).json.csrfToken as string;
+    const credentials: Record<string, Record<string, string>> = {
+      anonymous: {},
+      'owner without a bot': { cookie: botless.client.cookieHeader() },
+      owner: { cookie: owner.client.cookieHeader() },
+      'bot token': { authorization: `Bearer ${owner.token}` },
+      'unknown bot token': { authorization: `Bearer cbt_${'0'.repeat(64)}` },
+      'LLM key': { 'x-llm-api-key': 'sk-probe' },
+    };
+    const oversized = `{"x":"${'a'.repeat(1024 * 1024 + 1)}"}`;
+    const bodies: Record<string, { body?: string; headers: Record<string, string> }> = {
+      none: { headers: {} },
+      'invalid JSON': { body: '{"x":', headers: { 'content-type': 'application/json' } },
+      'a JSON array': { body: '[]', headers: { 'content-type': 'application/json' } },
+      'an empty object': { body: '{}', headers: { 'content-type': 'application/json' } },
+      'a form with a CSRF token': { body: `csrfToken=${csrf}`, headers: { 'content-type': 'application/x-www-form-urlencoded' } },
+      'plain text': { body: 'hello', headers: { 'content-type': 'text/plain' } },
+      'over 1 MiB': { body: oversized, headers: { 'content-type': 'application/json' } },
+      'a foreign Origin': { body: '{}', headers: { 'content-type': 'application/json', origin: 'https://evil.example' } },
+    };
+    const ids = { botId: owner.botId, id: '00000000-0000-4000-8000-000000000000', file: `${owner.botId}.svg` };
+    const problems: string[] = [];
+    const statuses = new Set<string>();
+    // Sign-out last: it ends the sessions the other probes use.
+    const routes = apiRoutes().sort((a, b) => Number(a.path === '/api/auth/signout') - Number(b.path === '/api/auth/signout'));
+    for (const route of routes) {
+      const path = route.path.replace(/\{(\w+)\}/g, (_m, name: keyof typeof ids) => ids[name] ?? 'x');
+      const method = route.method.toUpperCase();
+      for (const [who, auth] of Object.entries(credentials)) {
+        for (const [what, { body, headers }] of Object.entries(bodies)) {
+          if (body !== undefined && method === 'GET') continue;
+          const response = await fetch(`${app.baseUrl}${path}`, { method, body, headers: { ...auth, ...headers }, redirect: 'manual' });
+          const text = await response.text();
+          statuses.add(`${method} ${route.path} ${response.status}`);
+          const found = check({ method, path, status: response.status, header: (name) => response.headers.get(name), body: text });
+          for (const problem of found ?? [`${method} ${path}: no documented operation`]) problems.push(`${problem} (${who}, ${what})`);
+        }
+      }
+    }
+    expect(problems).toEqual([]);
+    // The probes reach the refusals the fuzzer found undocumented, and the ordinary answers.
+    for (const expected of ['POST /api/auth/callback/credentials 400', 'POST /api/auth/signout 400', 'POST /api/bots 413', 'POST /api/bots 403', 'GET /api/bots 200']) {
+      expect(statuses).toContain(expected);
+    }
+  });
+
+  it('fails an answer whose status, body or header the document does not state', () => {
+    const { check } = openApiCheck(document);
+    const answer = (status: number, body: unknown, headers: Record<string, string> = {}) =>
+      check({
+        method: 'GET',
+        path: '/api/v1/bot/config',
+        status,
+        header: (name) => ({ 'content-type': 'application/json', ...headers })[name.toLowerCase()] ?? null,
+        body: JSON.stringify(body),
+      });
+    expect(answer(401, { error: 'invalid_bot_token' }, { 'www-authenticate': 'Bearer' })).toEqual([]);
+    expect(answer(418, { error: 'teapot' })).toEqual(['GET /api/v1/bot/config answered 418, which the document does not list']);
+    expect(answer(401, { error: 'nope' })!.join()).toMatch(/does not match/);
+    expect(answer(401, { error: 'invalid_bot_token' }, { 'www-authenticate': 'Basic' })!.join()).toMatch(/WWW-Authenticate/);
+    expect(check({ method: 'GET', path: '/not-an-operation', status: 200, header: () => null, body: '' })).toBeNull();
+  });
+
+  it('states the request rules in its schemas: formats, lengths, trimming, no NUL, and Azure needing a model', () => {
+    const body = (path: string, method = 'post') => document.paths[path][method].requestBody.content['application/json'].schema;
+    const register = body('/api/auth/register');
+    expect(register.properties.email).toMatchObject({ format: 'email', maxLength: 254 });
+    expect(register.properties.email.description).toMatch(/trimmed/);
+    expect(register.properties.password).toMatchObject({ minLength: 8, maxLength: 72 });
+    const bot = body('/api/bots');
+    expect(bot.properties.name).toMatchObject({ minLength: 1, maxLength: 100 });
+    expect(bot.properties.name.description).toMatch(/Trimmed/);
+    expect(new RegExp(bot.properties.name.pattern, 'u').test('Ada\u0000')).toBe(false);
+    expect(new RegExp(bot.properties.name.pattern, 'u').test('Ada')).toBe(true);
+    expect(bot.if.properties.llmProvider.const).toBe('azure');
+    expect(bot.then.required).toContain('llmModel');
+    expect(body('/api/v1/bot/leads').properties.email.format).toBe('email');
+    expect(body('/api/v1/bot/conversations').properties.sessionId.pattern).toBeTruthy();
+
+    const headerType = (path: string, method: string, status: number, name: string) =>
+      document.paths[path][method].responses[status].headers[name].schema.type;
+    expect(headerType('/api/v1/bot/config', 'get', 200, 'ETag')).toBe('string');
+    expect(headerType('/api/v1/bot/config', 'get', 401, 'WWW-Authenticate')).toBe('string');
+    expect(headerType('/api/chat/{botId}', 'post', 429, 'Retry-After')).toBe('integer');
+    expect(Object.keys(document.paths['/api/auth/callback/credentials'].post.responses)).toContain('400');
+    expect(Object.keys(document.paths['/api/auth/signout'].post.responses)).toContain('400');
   });
 });

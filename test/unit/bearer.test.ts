@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { bearerCredentials } from '../../src/adapters/http/bearer.ts';
+import { bearerCredentials } from '../../src/adapters/bearer.ts';
 
 const TOKEN = `cbt_${'0123456789abcdef'.repeat(4)}`;
 

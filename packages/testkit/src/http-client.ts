@@ -1,5 +1,26 @@
+/** One answer, as a check of it sees it. */
+export interface Answer {
+  method: string;
+  /** The request path, without the query string. */
+  path: string;
+  status: number;
+  header: (name: string) => string | null;
+  /** The raw body, when one was sent. */
+  body: string | undefined;
+}
+
+/** What is wrong with an answer: null or an empty list when nothing is. */
+export type AnswerCheck = (answer: Answer) => string[] | null | undefined;
+
 /** A fetch wrapper that keeps cookies, like a browser or `curl -b -c`. */
 export class HttpClient {
+  /**
+   * Every JSON answer any client receives goes through this check when one is set: the
+   * tests set it to the OpenAPI document's (test/support/openapi-setup.ts), so services in
+   * another process (behind nginx, the cluster) are checked too.
+   */
+  static answerCheck: AnswerCheck | undefined;
+
   readonly cookies = new Map<string, string>();
 
   constructor(readonly baseUrl: string) {}
@@ -39,7 +60,21 @@ export class HttpClient {
     } catch {
       json = undefined;
     }
+    this.checkAgainstDocument(method, path, response, text);
     return { status: response.status, headers: response.headers, json, text };
+  }
+
+  /** A JSON answer must pass the answer check, when one is set. */
+  private checkAgainstDocument(method: string, path: string, response: Response, text: string) {
+    if (!HttpClient.answerCheck || !/^application\/json\b/.test(response.headers.get('content-type') ?? '')) return;
+    const problems = HttpClient.answerCheck({
+      method,
+      path: new URL(path, this.baseUrl).pathname,
+      status: response.status,
+      header: (name) => response.headers.get(name),
+      body: text,
+    });
+    if (problems?.length) throw new Error(`an answer that differs from the OpenAPI document:\n${problems.join('\n')}`);
   }
 
   get(path: string, headers?: Record<string, string>) {

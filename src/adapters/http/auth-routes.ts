@@ -1,9 +1,11 @@
 import { Router, type Request, type Response } from 'express';
+import { z } from 'zod';
 import type { makeRegisterUser } from '../../application/register-user.ts';
 import type { makeSignIn } from '../../application/sign-in.ts';
 import { ownOrigin } from '../own-origin.ts';
 import { invalidJsonReply, PROTOCOL, registerErrorReply, reply, signInErrorReply, tooLargeReply } from './http-errors.ts';
 import { isFormContentType, isJsonContentType, parseJson, readRawBody } from './request-body.ts';
+import { bodyRefusals, BODY_ERRORS, errorBody, errorOneOf, HEADERS, isoTimestamp, uuidString, type OperationDoc } from './operation-doc.ts';
 import { credentialsBody, registerBody, signOutBody } from './schemas.ts';
 import { requireSameOrigin, safeCallbackUrl, type CsrfTokens } from './security.ts';
 import { jsonBody, withRequestSchemas } from './validated.ts';
@@ -28,6 +30,130 @@ export interface AuthRouteDeps {
 
 const AUTH_BODY_LIMIT = 16 * 1024;
 const REGISTER_BODY_LIMIT = 16 * 1024;
+
+const csrfRefused = {
+  description: 'Missing or wrong CSRF token, or a foreign Origin',
+  schema: errorOneOf(['MissingCSRF', 'Forbidden']),
+};
+/** readAuthForm's refusals: a JSON body that is not a JSON object (400), a body over 16 KiB (413). */
+const authFormRefusals = {
+  400: { description: 'A JSON body that is not a JSON object', schema: errorBody(BODY_ERRORS.owner.invalidJson) },
+  413: { description: 'Body over 16 KiB', schema: errorBody(BODY_ERRORS.code.tooLarge) },
+};
+
+export const authOperations: OperationDoc[] = [
+  {
+    method: 'post',
+    path: '/api/auth/register',
+    tag: 'Accounts',
+    summary: 'Register an account',
+    description:
+      'Creates a user. The user is not signed in afterwards. `username` is trimmed and lower-cased, 3-30 of a-z 0-9 _ -, starting with a letter or digit; `email` is trimmed, lower-cased, at most 254 characters; `password` is 8 to 72 bytes. The e-mail is checked before the username.',
+    security: 'none',
+    body: registerBody,
+    responses: {
+      201: {
+        description: 'Created',
+        schema: z.object({ user: z.object({ id: uuidString, username: z.string(), email: z.email() }) }),
+      },
+      ...bodyRefusals('owner', '16 KiB'),
+      409: {
+        description: 'E-mail taken (checked first), username taken, or a concurrent registration won the race',
+        schema: errorOneOf([
+          'A user with this email already exists',
+          'A user with this username already exists',
+          'Email or username already exists',
+        ]),
+      },
+      429: {
+        description: 'Too many registrations from this client address in the current 15-minute window (REGISTRATIONS_PER_ADDRESS, default 10)',
+        headers: HEADERS.retryAfter,
+        schema: errorBody('TooManyRequests'),
+      },
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/auth/csrf',
+    tag: 'Sign-in',
+    summary: 'Get a CSRF token',
+    description: 'Sets the `careerbot.csrf-token` cookie (double-submit); send the token back in sign-in and sign-out bodies.',
+    security: 'none',
+    responses: { 200: { description: 'The token', schema: z.object({ csrfToken: z.string().regex(/^[0-9a-f]{64}$/) }) } },
+  },
+  {
+    method: 'get',
+    path: '/api/auth/providers',
+    tag: 'Sign-in',
+    summary: 'List sign-in providers (Auth.js shape)',
+    security: 'none',
+    responses: {
+      200: {
+        description: 'The credentials provider',
+        schema: z.object({
+          credentials: z.object({
+            id: z.literal('credentials'),
+            name: z.string(),
+            type: z.literal('credentials'),
+            signinUrl: z.url(),
+            callbackUrl: z.url(),
+          }),
+        }),
+      },
+    },
+  },
+  {
+    method: 'post',
+    path: '/api/auth/callback/credentials',
+    tag: 'Sign-in',
+    summary: 'Sign in with e-mail (or username) and password',
+    description:
+      'The Auth.js credentials flow. JSON or form-encoded. Answers JSON `{ url }` for JSON requests and `json=true`, else redirects (302) to `callbackUrl` (same-origin only, else `/`). Sets the `careerbot.session-token` cookie (httpOnly, SameSite=Lax, 30-day rolling; Secure in production) and a fresh session id. Throttled after 10 failures per account and client address, or 100 per address, in 15 minutes.',
+    security: 'none',
+    body: credentialsBody,
+    bodyContentTypes: ['application/json', 'application/x-www-form-urlencoded'],
+    responses: {
+      200: { description: 'Signed in', schema: z.object({ url: z.url().meta({ description: 'Absolute' }) }) },
+      302: { description: 'Signed in (form), or failed: redirect to /login?error=CredentialsSignin' },
+      ...authFormRefusals,
+      401: { description: 'Wrong credentials', schema: errorBody('CredentialsSignin', { url: z.url() }) },
+      403: csrfRefused,
+      429: { description: 'Too many failed sign-ins', schema: errorBody('TooManyRequests'), headers: HEADERS.retryAfter },
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/auth/session',
+    tag: 'Sign-in',
+    summary: 'The current session',
+    security: 'none',
+    responses: {
+      200: {
+        description: '`{}` when not signed in',
+        schema: z.union([
+          z.strictObject({ user: z.object({ id: uuidString, name: z.string(), email: z.email() }), expires: isoTimestamp }),
+          z.strictObject({}),
+        ]),
+      },
+    },
+  },
+  {
+    method: 'post',
+    path: '/api/auth/signout',
+    tag: 'Sign-in',
+    summary: 'Sign out',
+    description: 'Destroys the session in the store: the cookie stops working at once. Needs the CSRF token.',
+    security: 'none',
+    body: signOutBody,
+    bodyContentTypes: ['application/json', 'application/x-www-form-urlencoded'],
+    responses: {
+      200: { description: 'Signed out', schema: z.object({ url: z.url() }) },
+      302: { description: 'Signed out (form): redirect to callbackUrl' },
+      ...authFormRefusals,
+      403: csrfRefused,
+    },
+  },
+];
 
 /** Sign-in and sign-out accept JSON or a form, as Auth.js clients send either. */
 const readAuthForm = async (req: Request, res: Response): Promise<Record<string, unknown> | null> => {

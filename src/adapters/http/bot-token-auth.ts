@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from 'express';
 import type { makeAuthenticateBotToken } from '../../application/authenticate-bot-token.ts';
 import type { Bot } from '../../domain/types.ts';
-import { bearerCredentials } from './bearer.ts';
+import { bearerCredentials } from '../bearer.ts';
 import { botTokenAuthErrorReply, reply } from './http-errors.ts';
 
 /** The first v1 check: `Authorization: Bearer cbt_…` resolves to a bot, else 401. */

@@ -1,12 +1,51 @@
 import { Router } from 'express';
+import { z } from 'zod';
+import { BLOCK_REASONS } from '@careerbot/guardrails';
 import type { makeSendChatMessage } from '../../application/send-chat-message.ts';
 import { chatErrorReply, PROTOCOL, reply } from './http-errors.ts';
+import { bodyRefusals, errorBody, HEADERS, type OperationDoc } from './operation-doc.ts';
 import { isJsonContentType } from './request-body.ts';
 import { chatBody } from './schemas.ts';
 import { jsonBody } from './validated.ts';
 
 export const CHAT_BODY_LIMIT = 16_384;
 
+export const chatOperations: OperationDoc[] = [
+  {
+    method: 'post',
+    path: '/api/chat/{botId}',
+    tag: 'Chat',
+    summary: 'Send a visitor message to a bot',
+    description: `Checked in this order, the first failing step deciding: content type (415), key header (400 missing_llm_key), body size over ${CHAT_BODY_LIMIT} bytes (413), JSON (400 invalid_json), message 1-8,000 code points after trimming (400 validation_failed), active bot (404), per-bot rate limit (429 rate_limit), message filter (400 blocked), provider dispatch (Azure endpoint: 400 missing_llm_key), provider call, reply cleaning. The owner's provider and model answer; the caller cannot choose them. CORS: any origin, no credentials.`,
+    security: 'llmKey',
+    body: chatBody,
+    headers: [
+      { name: 'x-llm-azure-endpoint', required: false, description: 'Required when the owner’s provider is azure; must be on the allowed hosts' },
+      { name: 'x-llm-azure-api-version', required: false, description: 'Azure only; default 2024-10-21' },
+    ],
+    responses: {
+      200: { description: 'The cleaned reply (never empty)', schema: z.object({ reply: z.string().min(1) }) },
+      ...bodyRefusals('code', '16,384 bytes', {
+        description: 'Missing key, invalid JSON, validation failed, blocked by the message filter, or a key the provider rejected',
+        bodies: [errorBody('missing_llm_key'), errorBody('blocked', { reason: z.enum(BLOCK_REASONS) }), errorBody('invalid_llm_key')],
+      }),
+      404: { description: 'Unknown or inactive bot', schema: errorBody('bot_not_found') },
+      415: { description: 'Content-Type is not application/json', schema: errorBody('unsupported_media_type') },
+      429: {
+        description: 'The bot’s rate limit (short: per minute, long: per day), or the provider’s',
+        schema: z.union([
+          errorBody('rate_limit', {
+            scope: z.enum(['short', 'long']),
+            resetAt: z.number().int().meta({ description: 'Epoch milliseconds' }),
+          }),
+          errorBody('provider_rate_limit'),
+        ]),
+        headers: HEADERS.retryAfter,
+      },
+      502: { description: 'Provider down, timed out, or answered something unusable', schema: errorBody('provider_unavailable') },
+    },
+  },
+];
 const header = (value: string | string[] | undefined) => (typeof value === 'string' ? value.trim() : '');
 
 /** Steps 1-2 (content type, key), 3-5 (size, JSON, validation), then the use case (steps 6-13). */

@@ -10,6 +10,7 @@ import type { OwnerError } from '../../application/owner-lists.ts';
 import type { RegisterUserError } from '../../application/register-user.ts';
 import type { ChatError } from '../../application/send-chat-message.ts';
 import type { SignInError } from '../../application/sign-in.ts';
+import { BODY_ERRORS, type ErrorBody } from './operation-doc.ts';
 import { validationDetails } from './schemas.ts';
 
 // The only place where expected errors become HTTP statuses and bodies. Each surface
@@ -19,7 +20,7 @@ import { validationDetails } from './schemas.ts';
 
 export interface HttpReply {
   status: number;
-  body: Record<string, unknown>;
+  body: ErrorBody;
   headers?: Record<string, string>;
 }
 
@@ -28,7 +29,7 @@ export interface HttpReply {
 // CSRF, unknown paths, the database being down. Each surface keeps its own body style.
 
 /** Error bodies by surface: register and the owner API use sentences, chat and v1 codes. */
-export type ErrorStyle = 'owner' | 'code';
+export type ErrorStyle = keyof typeof BODY_ERRORS;
 
 export const PROTOCOL = {
   unsupportedMediaType: { status: 415, body: { error: 'unsupported_media_type' } },
@@ -43,15 +44,10 @@ export const PROTOCOL = {
   serviceUnavailable: { status: 503, body: { error: 'service_unavailable' }, headers: { 'Retry-After': '5' } },
 } satisfies Record<string, HttpReply>;
 
-const BODY_REFUSALS = {
-  owner: { invalidJson: { error: 'Invalid JSON body' }, tooLarge: { error: 'Request body too large' } },
-  code: { invalidJson: { error: 'invalid_json' }, tooLarge: { error: 'request_too_large' } },
-} as const;
-
-export const invalidJsonReply = (style: ErrorStyle): HttpReply => ({ status: 400, body: BODY_REFUSALS[style].invalidJson });
+export const invalidJsonReply = (style: ErrorStyle): HttpReply => ({ status: 400, body: { error: BODY_ERRORS[style].invalidJson } });
 
 /** 413, and the connection closes once it is written: a client still streaming gets the status, and we stop receiving. */
-export const tooLargeReply = (style: ErrorStyle): HttpReply => ({ status: 413, body: BODY_REFUSALS[style].tooLarge, headers: { Connection: 'close' } });
+export const tooLargeReply = (style: ErrorStyle): HttpReply => ({ status: 413, body: { error: BODY_ERRORS[style].tooLarge }, headers: { Connection: 'close' } });
 
 /** A path parameter that does not even decode (`%ZZ`) names nothing: each surface's own 404. */
 export const undecodablePathReply = (path: string): HttpReply => {
@@ -131,7 +127,7 @@ export const ownerErrorReply = (error: BotOverviewError | OwnerError): HttpReply
 /** Register and the owner API say 'Validation failed'; chat and v1 say 'validation_failed'. */
 export const validationReply = (error: z.ZodError, style: ErrorStyle = 'owner'): HttpReply => ({
   status: 400,
-  body: { error: style === 'owner' ? 'Validation failed' : 'validation_failed', details: validationDetails(error) },
+  body: { error: BODY_ERRORS[style].validation, details: validationDetails(error) },
 });
 
 export const chatErrorReply = (error: ChatError, now: number): HttpReply => {

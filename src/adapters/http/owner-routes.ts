@@ -1,4 +1,5 @@
 import { Router } from 'express';
+import { z } from 'zod';
 import type {
   makeExportLeads,
   makeGetAccountSettings,
@@ -11,9 +12,10 @@ import type {
   makeUpdateAccountSettings,
 } from '../../application/owner-lists.ts';
 import type { ConversationSummary } from '../../application/ports.ts';
-import type { Conversation, Lead, Notification, Page, StoredMessage } from '../../domain/types.ts';
+import { NOTIFICATION_KINDS, type Conversation, type Lead, type Notification, type Page, type StoredMessage } from '../../domain/types.ts';
 import { writeCsv } from './csv.ts';
 import { ownerErrorReply, reply } from './http-errors.ts';
+import { bodyRefusals, isoTimestamp, OWNER_RESPONSES, page, uuidString, type OperationDoc } from './operation-doc.ts';
 import { currentUserId } from './owner-auth.ts';
 import { accountSettingsBody, notificationsQuery, pageQuery } from './schemas.ts';
 import { jsonBody, validQuery } from './validated.ts';
@@ -73,6 +75,152 @@ export const conversationDetailJson = (detail: { conversation: Conversation; mes
 });
 
 export const pageJson = <T, J>(page: Page<T>, toJson: (item: T) => J) => ({ items: page.items.map(toJson), nextCursor: page.nextCursor });
+
+const conversationFields = {
+  id: uuidString,
+  sessionId: uuidString,
+  messageCount: z.number().int(),
+  startedAt: isoTimestamp,
+  lastMessageAt: isoTimestamp,
+};
+const leadSchema = z.object({
+  id: uuidString,
+  email: z.email(),
+  capturedAt: isoTimestamp,
+  conversationId: uuidString.nullable(),
+  contextSummary: z.string().nullable(),
+});
+const notificationSchema = z.object({
+  id: uuidString,
+  kind: z.enum(NOTIFICATION_KINDS),
+  payload: z.record(z.string(), z.unknown()),
+  createdAt: isoTimestamp,
+  readAt: isoTimestamp.nullable(),
+});
+const accountSettingsSchema = z.object({ notifyLeadsEmail: z.boolean() });
+
+const { unauthorized, forbidden, botNotFound, notFound, botOrIdNotFound, queryInvalid } = OWNER_RESPONSES;
+
+export const ownerOperations: OperationDoc[] = [
+  {
+    method: 'get',
+    path: '/api/bots/conversations',
+    tag: 'Dashboard',
+    summary: 'List conversations, newest first',
+    security: 'session',
+    query: pageQuery,
+    responses: {
+      200: { description: 'One page', schema: page(z.object({ ...conversationFields, preview: z.string() })) },
+      400: queryInvalid,
+      401: unauthorized,
+      404: botNotFound,
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/bots/conversations/{id}',
+    tag: 'Dashboard',
+    summary: 'One transcript',
+    security: 'session',
+    responses: {
+      200: {
+        description: 'The conversation and its messages, oldest first',
+        schema: z.object({
+          conversation: z.object(conversationFields),
+          messages: z.array(z.object({ role: z.enum(['user', 'assistant']), content: z.string(), createdAt: isoTimestamp })),
+        }),
+      },
+      401: unauthorized,
+      404: botOrIdNotFound,
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/bots/leads',
+    tag: 'Dashboard',
+    summary: 'List leads, newest first',
+    security: 'session',
+    query: pageQuery,
+    responses: { 200: { description: 'One page', schema: page(leadSchema) }, 400: queryInvalid, 401: unauthorized, 404: botNotFound },
+  },
+  {
+    method: 'get',
+    path: '/api/bots/leads.csv',
+    tag: 'Dashboard',
+    summary: 'Export every lead as CSV',
+    description:
+      'RFC 4180, UTF-8 with a byte-order mark, CRLF line ends, header `id,email,capturedAt,conversationId,contextSummary`. A cell starting with = + - @, tab or carriage return is prefixed with a single quote.',
+    security: 'session',
+    responses: {
+      200: { description: 'The CSV file', contentType: 'text/csv; charset=utf-8', schema: z.string() },
+      401: unauthorized,
+      404: botNotFound,
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/notifications',
+    tag: 'Dashboard',
+    summary: 'List notifications, newest first',
+    description: '`unreadCount` counts all the user’s unread notifications, whatever the page.',
+    security: 'session',
+    query: notificationsQuery,
+    responses: {
+      200: { description: 'One page', schema: page(notificationSchema).extend({ unreadCount: z.number().int() }) },
+      400: queryInvalid,
+      401: unauthorized,
+    },
+  },
+  {
+    method: 'post',
+    path: '/api/notifications/{id}/read',
+    tag: 'Dashboard',
+    summary: 'Mark one notification read',
+    security: 'session',
+    responses: {
+      200: { description: 'Marked (again is fine)', schema: z.object({ unreadCount: z.number().int() }) },
+      401: unauthorized,
+      403: forbidden,
+      404: notFound,
+    },
+  },
+  {
+    method: 'post',
+    path: '/api/notifications/read-all',
+    tag: 'Dashboard',
+    summary: 'Mark every notification read',
+    security: 'session',
+    responses: {
+      200: { description: 'How many changed', schema: z.object({ updated: z.number().int(), unreadCount: z.literal(0) }) },
+      401: unauthorized,
+      403: forbidden,
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/account/settings',
+    tag: 'Dashboard',
+    summary: 'Account settings',
+    security: 'session',
+    responses: { 200: { description: 'Settings', schema: accountSettingsSchema }, 401: unauthorized },
+  },
+  {
+    method: 'patch',
+    path: '/api/account/settings',
+    tag: 'Dashboard',
+    summary: 'Change account settings',
+    description: '`notifyLeadsEmail`: e-mail the account address when a new lead is captured (best effort).',
+    security: 'session',
+    body: accountSettingsBody,
+    responses: {
+      200: { description: 'Settings', schema: accountSettingsSchema },
+      ...bodyRefusals('owner', '16 KiB'),
+      401: unauthorized,
+      403: forbidden,
+    },
+  },
+];
+
 
 /** The dashboard's bot-scoped lists, mounted at /api/bots behind requireUser and the Origin check. */
 export const botListRoutes = (d: OwnerRouteDeps): Router => {

@@ -1,13 +1,15 @@
 import { createHash } from 'node:crypto';
 import { Router, type Request, type Response } from 'express';
+import { z } from 'zod';
 import type { makeAuthenticateBotToken } from '../../application/authenticate-bot-token.ts';
 import type { makeCaptureLead } from '../../application/capture-lead.ts';
 import type { makeGetBotAvatar, makeGetBotConfig, makeGetPublicBot } from '../../application/get-bot-config.ts';
 import type { makeRetrieveKnowledge } from '../../application/retrieve-knowledge.ts';
 import type { makeSaveConversation } from '../../application/save-conversation.ts';
-import type { Lead } from '../../domain/types.ts';
+import { DEPLOYMENT_MODES, LLM_PROVIDERS, PERSONALITIES, type Lead } from '../../domain/types.ts';
 import { currentBot, requireBotToken } from './bot-token-auth.ts';
 import { avatarErrorReply, publicBotErrorReply, reply, runtimeErrorReply } from './http-errors.ts';
+import { bodyRefusals, errorBody, errorOneOf, HEADERS, isoTimestamp, uuidString, type OperationDoc, type ResponseDoc } from './operation-doc.ts';
 import { conversationBody, knowledgeBody, leadBody } from './runtime-schemas.ts';
 import { jsonBody } from './validated.ts';
 
@@ -57,6 +59,147 @@ const sendWithEtag = (req: Request, res: Response, view: unknown) => {
 };
 
 const leadJson = (lead: Lead) => ({ id: lead.id, email: lead.email, capturedAt: lead.capturedAt.toISOString() });
+
+const configViewSchema = z.object({
+  id: uuidString,
+  name: z.string(),
+  headline: z.string().nullable(),
+  personality: z.enum(PERSONALITIES),
+  themeColor: z.string().regex(/^#[0-9a-fA-F]{6}$/),
+  image: z.string().meta({ description: 'Path of the public SVG avatar' }),
+  suggestedQuestions: z.array(z.string()),
+  loadingMessages: z.array(z.string()),
+  isActive: z.boolean(),
+  deploymentMode: z.enum(DEPLOYMENT_MODES),
+});
+const publicViewSchema = configViewSchema.extend({
+  llmProvider: z.enum(LLM_PROVIDERS).meta({ description: 'The provider whose key a visitor brings (x-llm-api-key)' }),
+});
+const leadCapturedSchema = (deduped: boolean) =>
+  z.object({ lead: z.object({ id: uuidString, email: z.email(), capturedAt: isoTimestamp }), deduped: z.literal(deduped) });
+
+const tokenRefused: ResponseDoc = {
+  description: 'No or malformed bearer token (missing_bot_token); unknown, revoked or expired token (invalid_bot_token)',
+  schema: errorOneOf(['missing_bot_token', 'invalid_bot_token']),
+  headers: HEADERS.wwwAuthenticate,
+};
+const limited = errorBody('rate_limited', {
+  scope: z.enum(['short', 'long']),
+  resetAt: z.number().int().meta({ description: 'Epoch milliseconds' }),
+});
+const v1Common: Record<number, ResponseDoc> = {
+  ...bodyRefusals('code', '512 KiB'),
+  401: tokenRefused,
+  404: { description: 'The bot is inactive', schema: errorBody('bot_not_found') },
+  429: {
+    description: 'The endpoint’s rate limit for this bot (short: per minute, long: per day)',
+    schema: limited,
+    headers: HEADERS.retryAfter,
+  },
+};
+const V1_ORDER =
+  'Checked in this order: token (401), body size (413), JSON (400 invalid_json), validation (400 validation_failed), inactive bot (404 bot_not_found), rate limit (429 rate_limited), then the work. CORS: any origin, no credentials.';
+const notModified: ResponseDoc = { description: 'Not modified (If-None-Match matched)', headers: HEADERS.etag };
+
+export const runtimeOperations: OperationDoc[] = [
+  {
+    method: 'get',
+    path: '/api/v1/bot/config',
+    tag: 'Runtime API (v1)',
+    summary: 'The bot’s configuration view',
+    description: `Served for inactive bots too (isActive false). Supports ETag / If-None-Match (304). ${V1_ORDER}`,
+    security: 'botToken',
+    responses: {
+      200: { description: 'The view', headers: HEADERS.etag, schema: configViewSchema },
+      304: notModified,
+      401: tokenRefused,
+    },
+  },
+  {
+    method: 'post',
+    path: '/api/v1/bot/knowledge',
+    tag: 'Runtime API (v1)',
+    summary: 'Knowledge for a query: the whole context, or the best chunks',
+    description: `Without embeddingApiKey: { mode: 'full_context', context }. With it: { mode: 'retrieval', chunks } (at most 5, best first; chunk embeddings are cached, so later queries embed only the query). Limits: 30 a minute, 1,000 a day per bot. ${V1_ORDER}`,
+    security: 'botToken',
+    body: knowledgeBody,
+    responses: {
+      200: {
+        description: 'Knowledge',
+        schema: z.union([
+          z.object({ mode: z.literal('full_context'), context: z.string() }),
+          z.object({ mode: z.literal('retrieval'), chunks: z.array(z.string()).max(5) }),
+        ]),
+      },
+      ...v1Common,
+      ...bodyRefusals('code', '512 KiB', {
+        description: 'Invalid JSON, validation failed, or the embeddings provider rejected the key',
+        bodies: [errorBody('invalid_embedding_key')],
+      }),
+      429: {
+        description: 'This endpoint’s rate limit (rate_limited), or the embeddings provider’s (provider_rate_limit)',
+        schema: z.union([limited, errorBody('provider_rate_limit')]),
+        headers: HEADERS.retryAfter,
+      },
+      502: { description: 'The embeddings provider failed', schema: errorBody('provider_unavailable') },
+    },
+  },
+  {
+    method: 'post',
+    path: '/api/v1/bot/conversations',
+    tag: 'Runtime API (v1)',
+    summary: 'Save a chat session’s transcript',
+    description: `Upsert on (bot, sessionId). Retry-safe: when the stored transcript ends with the first k messages sent (largest k), only the rest is appended, so resending the whole history or retrying a save adds no duplicates. A conversation keeps at most 2,000 messages. The first save emits a conversation_started notification. Default limits: 10 a minute, 50 a day per bot (owner-adjustable). ${V1_ORDER}`,
+    security: 'botToken',
+    body: conversationBody,
+    responses: {
+      200: { description: 'Saved into an existing conversation', schema: z.object({ conversationId: uuidString }) },
+      201: { description: 'First save of this session', schema: z.object({ conversationId: uuidString }) },
+      ...v1Common,
+      422: { description: 'Would pass 2,000 messages; nothing was appended', schema: errorBody('conversation_full') },
+    },
+  },
+  {
+    method: 'post',
+    path: '/api/v1/bot/leads',
+    tag: 'Runtime API (v1)',
+    summary: 'Capture a recruiter lead',
+    description: `Deduplicated on (bot, conversationId, email), a missing conversationId counting as one value. A new lead emits a lead_captured notification and, when the owner asked for it, a best-effort e-mail. Default limits: 10 a minute, 50 a day per bot (owner-adjustable). ${V1_ORDER}`,
+    security: 'botToken',
+    body: leadBody,
+    responses: {
+      200: { description: 'Already captured: the original lead', schema: leadCapturedSchema(true) },
+      201: { description: 'New lead', schema: leadCapturedSchema(false) },
+      ...v1Common,
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/bots/{botId}/public',
+    tag: 'Runtime API (v1)',
+    summary: 'The public view of an active bot (managed widget, public page)',
+    description:
+      'No authentication; CORS: any origin. The config view’s fields and the provider whose key a visitor brings; nothing private (no context, owner, model or counters). `Cache-Control: public, max-age=60`; strong ETag, If-None-Match answers 304.',
+    security: 'none',
+    responses: {
+      200: { description: 'The view', headers: HEADERS.etag, schema: publicViewSchema },
+      304: notModified,
+      404: { description: 'Unknown, inactive or non-UUID bot', schema: errorBody('bot_not_found') },
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/avatars/{file}',
+    tag: 'Runtime API (v1)',
+    summary: 'The bot’s generated SVG avatar (public)',
+    description: '`file` is `<botId>.svg`, as in the config view’s `image`. No authentication; CORS: any origin.',
+    security: 'none',
+    responses: {
+      200: { description: 'SVG with the bot’s initials', contentType: 'image/svg+xml', schema: z.string() },
+      404: { description: 'Unknown bot', schema: errorBody('not_found') },
+    },
+  },
+];
 
 /**
  * Mounted at /api/v1/bot behind publicCors. The token check is per route, so a path or

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { UUID_PATTERN } from '../../domain/pagination.ts';
 import { boundedText, emailAddress } from './schemas.ts';
 
 // Request bodies of the bot runtime API (/api/v1/bot/*) and of the owner's token routes.
@@ -6,11 +7,11 @@ import { boundedText, emailAddress } from './schemas.ts';
 
 const OBJECT_EXPECTED = { error: 'Request body must be a JSON object' };
 
-/** Any 8-4-4-4-12 hex id (PostgreSQL's uuid accepts every version), stored lower-cased. */
+/** A UUID, stored lower-cased. */
 const uuid = z
   .string({ error: 'Expected a string' })
   .trim()
-  .regex(/^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, { message: 'Must be a UUID' })
+  .regex(UUID_PATTERN, { message: 'Must be a UUID' })
   .transform((value) => value.toLowerCase())
   .meta({ format: 'uuid' });
 

@@ -24,14 +24,21 @@ export const boundedText = (min: number, max: number) =>
       abort: true,
     })
     .refine((value) => codePoints(value) <= max, { message: `Must be at most ${max} characters` })
-    .meta({ minLength: min, maxLength: max });
+    .meta({
+      minLength: min,
+      maxLength: max,
+      // No U+0000 anywhere; when it may not be empty, at least one character that is not white space.
+      pattern: min > 0 ? '^[^\\u0000]*[^\\s\\u0000][^\\u0000]*$' : '^[^\\u0000]*$',
+      description: `Trimmed of white space at both ends, then ${min}-${max} Unicode code points; must not contain U+0000 (NUL)`,
+    });
 
 export const emailAddress = z
   .string({ error: 'Expected a string' })
   .trim()
   .toLowerCase()
   .max(254, { message: 'Must be at most 254 characters' })
-  .pipe(z.email({ message: 'Must be a valid e-mail address' }));
+  .pipe(z.email({ message: 'Must be a valid e-mail address' }))
+  .meta({ format: 'email', maxLength: 254, description: 'An e-mail address, trimmed and lower-cased; at most 254 characters' });
 
 // ---------------------------------------------------------------- accounts
 
@@ -43,13 +50,22 @@ export const registerBody = z.object(
       .toLowerCase()
       .regex(/^[a-z0-9][a-z0-9_-]{2,29}$/, {
         message: 'Must be 3-30 characters of a-z, 0-9, _ or -, starting with a letter or digit',
+      })
+      .meta({
+        // What is accepted before trimming and lower-casing.
+        pattern: '^\\s*[A-Za-z0-9][A-Za-z0-9_-]{2,29}\\s*$',
+        description: 'Trimmed and lower-cased, then 3-30 characters of a-z, 0-9, _ or -, starting with a letter or digit',
       }),
     email: emailAddress,
     password: z
       .string({ error: 'Expected a string' })
       .refine((value) => Buffer.byteLength(value, 'utf8') >= 8, { message: 'Must be at least 8 characters', abort: true })
       .refine((value) => Buffer.byteLength(value, 'utf8') <= 72, { message: 'Must be at most 72 bytes' })
-      .meta({ description: '8 to 72 bytes (UTF-8); longer passwords are refused, not truncated' }),
+      .meta({
+        minLength: 8,
+        maxLength: 72,
+        description: '8 to 72 bytes (UTF-8), not characters; longer passwords are refused, not truncated',
+      }),
   },
   OBJECT_EXPECTED,
 );
@@ -112,7 +128,13 @@ export const botUpsertBody = z
     suggestedQuestions,
     llmProvider,
     llmModel,
-  }));
+  }))
+  .meta({
+    // The refinements above, as JSON Schema states them: no key-like field, and azure names its deployment.
+    propertyNames: { not: { enum: [...KEY_LIKE_FIELDS] } },
+    if: { properties: { llmProvider: { const: 'azure' } }, required: ['llmProvider'] },
+    then: { required: ['llmModel'], properties: { llmModel: { type: 'string', pattern: '\\S' } } },
+  });
 
 const rateLimit = (max: number) =>
   z

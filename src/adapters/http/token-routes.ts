@@ -1,7 +1,9 @@
 import { Router } from 'express';
+import { z } from 'zod';
 import type { makeListBotTokens, makeMintBotToken, makeRevokeBotToken } from '../../application/bot-tokens.ts';
 import type { BotTokenInfo } from '../../domain/types.ts';
 import { botTokenErrorReply, reply } from './http-errors.ts';
+import { bodyRefusals, isoTimestamp, OWNER_RESPONSES, uuidString, type OperationDoc } from './operation-doc.ts';
 import { currentUserId } from './owner-auth.ts';
 import { botTokenBody } from './runtime-schemas.ts';
 import { jsonBody } from './validated.ts';
@@ -25,6 +27,58 @@ export const tokenInfoJson = (info: BotTokenInfo) => ({
   lastUsedAt: iso(info.lastUsedAt),
   revokedAt: iso(info.revokedAt),
 });
+
+const tokenInfoSchema = z.object({
+  id: uuidString,
+  name: z.string(),
+  lastFour: z.string().length(4).meta({ description: 'The last four characters of the token' }),
+  createdAt: isoTimestamp,
+  expiresAt: isoTimestamp.nullable(),
+  lastUsedAt: isoTimestamp.nullable().meta({ description: 'Written at most once a minute' }),
+  revokedAt: isoTimestamp.nullable(),
+});
+
+const { unauthorized, forbidden, botNotFound, botOrIdNotFound } = OWNER_RESPONSES;
+
+export const tokenOperations: OperationDoc[] = [
+  {
+    method: 'post',
+    path: '/api/bots/tokens',
+    tag: 'Bot tokens',
+    summary: 'Mint a bot token',
+    description: 'The token (`cbt_` + 64 hex) is shown this once; only its SHA-256 is stored. Give it to the widget as `dashboard.token`.',
+    security: 'session',
+    body: botTokenBody,
+    responses: {
+      201: { description: 'Minted', schema: z.object({ token: z.string().regex(/^cbt_[0-9a-f]{64}$/), tokenInfo: tokenInfoSchema }) },
+      ...bodyRefusals('owner', '16 KiB'),
+      401: unauthorized,
+      403: forbidden,
+      404: botNotFound,
+    },
+  },
+  {
+    method: 'get',
+    path: '/api/bots/tokens',
+    tag: 'Bot tokens',
+    summary: 'List the bot’s tokens',
+    security: 'session',
+    responses: {
+      200: { description: 'Newest first', schema: z.object({ tokens: z.array(tokenInfoSchema) }) },
+      401: unauthorized,
+      404: botNotFound,
+    },
+  },
+  {
+    method: 'delete',
+    path: '/api/bots/tokens/{id}',
+    tag: 'Bot tokens',
+    summary: 'Revoke a token',
+    description: 'Takes effect on the token’s next request. Revoking twice is fine.',
+    security: 'session',
+    responses: { 204: { description: 'Revoked' }, 401: unauthorized, 403: forbidden, 404: botOrIdNotFound },
+  },
+];
 
 /** Mounted at /api/bots/tokens behind the session, requireUser and the Origin check. */
 export const tokenRoutes = (d: TokenRouteDeps): Router => {

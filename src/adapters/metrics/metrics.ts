@@ -1,6 +1,7 @@
 import { timingSafeEqual } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { RequestHandler } from 'express';
+import { bearerCredentials } from '../bearer.ts';
 import { AggregatorRegistry, collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { LlmGateway, LlmRequest, LlmResponse, Mailer, MailMessage } from '../../application/ports.ts';
 
@@ -189,8 +190,8 @@ const sameToken = (given: string, expected: string) => {
 export const metricsRoute =
   (metrics: ServiceMetrics, token: string | undefined): RequestHandler =>
   async (req, res, next) => {
-    const header = req.headers.authorization ?? '';
-    if (!token || !header.startsWith('Bearer ') || !sameToken(header.slice(7), token)) return next();
+    const credentials = bearerCredentials(req.headers.authorization);
+    if (!token || credentials === null || !sameToken(credentials, token)) return next();
     res.set('Cache-Control', 'no-store').type(metrics.contentType).send(await metrics.text());
   };
 
