@@ -6,6 +6,8 @@ import type { Server } from 'node:http';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import pg from 'pg';
+import { createMessageCheck } from '@careerbot/guardrails';
+import { SCORER_MODEL } from '@careerbot/guardrails/model';
 import type { Logger } from 'pino';
 import { makeGetBotOverview, makeUpdateBotSettings } from './application/bot-settings.ts';
 import { makeAuthenticateBotToken } from './application/authenticate-bot-token.ts';
@@ -134,6 +136,7 @@ export const createService = async (deps: ServiceDeps) => {
   const metrics = new ServiceMetrics(() => ({ total: db.pool.totalCount, idle: db.pool.idleCount, waiting: db.pool.waitingCount }));
   // Lead e-mails leave after the answer: shutdown waits for those still being sent.
   const mailer = new InFlightMailer(new MeteredMailer(mailerFor(config, logger), metrics));
+  const { checkVisitorMessage } = createMessageCheck(SCORER_MODEL);
 
   const app = buildApp(
     {
@@ -151,7 +154,12 @@ export const createService = async (deps: ServiceDeps) => {
       markAllNotificationsRead: makeMarkAllNotificationsRead({ notifications: repos.notifications, clock }),
       getAccountSettings: makeGetAccountSettings({ users: repos.users }),
       updateAccountSettings: makeUpdateAccountSettings({ users: repos.users }),
-      sendChatMessage: makeSendChatMessage({ admission: new PgChatAdmission(db), gateways: llmGateways(config, metrics), clock }),
+      sendChatMessage: makeSendChatMessage({
+        admission: new PgChatAdmission(db),
+        gateways: llmGateways(config, metrics),
+        clock,
+        checkMessage: checkVisitorMessage,
+      }),
       mintBotToken: makeMintBotToken({ bots: repos.bots, tokens: repos.tokens, clock }),
       listBotTokens: makeListBotTokens({ bots: repos.bots, tokens: repos.tokens }),
       revokeBotToken: makeRevokeBotToken({ bots: repos.bots, tokens: repos.tokens, clock }),
