@@ -58,7 +58,6 @@ interface Lexicon {
 
 const MASK_WORDS = Math.ceil(Object.keys(WORD_CLASSES).length / 32);
 
-
 function buildLexicon(): Lexicon {
   const ids = {} as Record<WordClass, number>;
   const entries = new Map<string, LexiconEntry>();

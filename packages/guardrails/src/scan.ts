@@ -74,7 +74,6 @@ function indexClasses(terms: Int32Array, length: number, ints: Arena<Int32Array>
   return [starts, positions];
 }
 
-
 /**
  * One text as terms (multi-word entries fused into one term), where each class occurs, and memoised
  * per-position predicates, so that rules which look a few tokens around every occurrence of a word

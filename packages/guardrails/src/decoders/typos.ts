@@ -48,7 +48,6 @@ function isOneSlipFrom(text: string, start: number, length: number, target: stri
   return swapped || (target.length >= MIN_ANY_EDIT_LENGTH && restMatches(text, start, length, i + 1, target, i + 1));
 }
 
-
 /** Whether the word's letters from `from` on equal the target's from `to` on, to the end of both. */
 function restMatches(text: string, start: number, length: number, from: number, target: string, to: number): boolean {
   if (length - from !== target.length - to) return false;

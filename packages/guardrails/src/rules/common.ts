@@ -18,13 +18,13 @@ export function isProhibited(s: Scan, i: number): boolean {
   return s.prev(i, 2, C.prohibition) >= 0;
 }
 
+/** "is", "are" and their kin in the rules' languages: a statement about something, not an order. */
 export const DECLARATIVE = new Set(['is', 'are', 'es', 'est', 'ist', 'sono', 'sind', 'sont', 'son', 'sao']);
 
 /** "CDN caching rules", "firewall rules": rules of some system, named by the word before them. */
 export function isDomainRules(s: Scan, k: number): boolean {
   return s.word(k - 1) === UNKNOWN_WORD || s.is(k - 1, C.instructionTopic);
 }
-
 
 /** "you were given" or "configured you": some setup verb with the bot as its object. */
 export const isGivenToYou = memoized(

@@ -72,7 +72,6 @@ function overridesInstructions(s: Scan): boolean {
   return false;
 }
 
-
 function issuesNewInstructions(s: Scan): boolean {
   for (const i of s.where(C.newWord)) {
     const task = s.next(i, 2, C.task);
