@@ -1,5 +1,7 @@
 // The composition root: the only place that wires adapters, use cases and pages together.
 // main.ts runs what this builds; the integration tests build the service through here too.
+import { createMessageCheck, createReplyCleaner } from '@careerbot/guardrails';
+import { SCORER_MODEL } from '@careerbot/guardrails/model';
 import type { Logger } from 'pino';
 import { makeGetBotOverview, makeUpdateBotSettings } from './application/bot-settings.ts';
 import { makeAuthenticateBotToken } from './application/authenticate-bot-token.ts';
@@ -123,6 +125,9 @@ export const createService = async (deps: ServiceDeps) => {
   // Lead e-mails leave after the answer: shutdown waits for those still being sent.
   const mailer = new InFlightMailer(new MeteredMailer(mailerFor(config, logger), metrics));
 
+  // The message filter, with its scorer's model loaded once for the process, and the reply cleaner.
+  const { checkVisitorMessage } = createMessageCheck(SCORER_MODEL);
+  const { sanitizeReply } = createReplyCleaner();
   const app = buildApp(
     {
       registerUser: makeRegisterUser({ users: repos.users, hasher, clock, throttle: attempts, perAddress: config.REGISTRATIONS_PER_ADDRESS }),
@@ -139,7 +144,13 @@ export const createService = async (deps: ServiceDeps) => {
       markAllNotificationsRead: makeMarkAllNotificationsRead({ notifications: repos.notifications, clock }),
       getAccountSettings: makeGetAccountSettings({ users: repos.users }),
       updateAccountSettings: makeUpdateAccountSettings({ users: repos.users }),
-      sendChatMessage: makeSendChatMessage({ admission: new PgChatAdmission(db), gateways: llmGateways(config, metrics), clock }),
+      sendChatMessage: makeSendChatMessage({
+        admission: new PgChatAdmission(db),
+        gateways: llmGateways(config, metrics),
+        checkMessage: checkVisitorMessage,
+        cleanReply: sanitizeReply,
+        clock,
+      }),
       mintBotToken: makeMintBotToken({ bots: repos.bots, tokens: repos.tokens, clock }),
       listBotTokens: makeListBotTokens({ bots: repos.bots, tokens: repos.tokens }),
       revokeBotToken: makeRevokeBotToken({ bots: repos.bots, tokens: repos.tokens, clock }),

@@ -1,5 +1,5 @@
 import { DEFAULT_RATE_LIMITS } from '../domain/bot-rules.ts';
-import { checkVisitorMessage, sanitizeReply, type BlockReason } from '@careerbot/guardrails';
+import type { BlockReason, MessageVerdict, ReplyContext } from '@careerbot/guardrails';
 import { err, ok, type Result } from '../domain/result.ts';
 import { buildSystemPrompt } from '@careerbot/prompt';
 import type { LlmProvider } from '../domain/types.ts';
@@ -32,7 +32,15 @@ export const chatBucket = (botId: string) => `chat:${botId}`;
  * before (content type, key header, size, JSON, validation) belong to the HTTP edge.
  */
 export const makeSendChatMessage =
-  (d: { admission: ChatAdmission; gateways: Record<LlmProvider, LlmGateway>; clock: Clock }) =>
+  (d: {
+    admission: ChatAdmission;
+    gateways: Record<LlmProvider, LlmGateway>;
+    clock: Clock;
+    /** The guardrails' check of a visitor's message (createMessageCheck), made once by the composer. */
+    checkMessage: (text: string) => MessageVerdict;
+    /** The guardrails' reply cleaner (createReplyCleaner), made once by the composer. */
+    cleanReply: (reply: string, context: ReplyContext) => string;
+  }) =>
   async (input: ChatInput): Promise<Result<{ reply: string }, ChatError>> => {
     // 6-8 in one round trip: an unknown, inactive or ownerless bot look the same and
     // consume nothing; a known one spends one request of its rate limit.
@@ -42,7 +50,7 @@ export const makeSendChatMessage =
     if (!decision.allowed) return err({ type: 'rate_limit', scope: decision.scope, resetAt: decision.resetAt });
 
     // 9
-    const verdict = checkVisitorMessage(input.message);
+    const verdict = d.checkMessage(input.message);
     if (verdict.blocked) return err({ type: 'blocked', reason: verdict.reason });
 
     // 10: the owner's provider and model decide; the caller cannot choose them.
@@ -70,6 +78,6 @@ export const makeSendChatMessage =
 
     // 12-13
     return ok({
-      reply: sanitizeReply(answer.text, { systemPrompt: system, contextText: target.bot.contextText, callerKey: input.apiKey }),
+      reply: d.cleanReply(answer.text, { systemPrompt: system, contextText: target.bot.contextText, callerKey: input.apiKey }),
     });
   };

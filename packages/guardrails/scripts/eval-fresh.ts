@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
-import { checkVisitorMessage } from '../src/index.ts';
+import { createMessageCheck } from '../src/index.ts';
+import { SCORER_MODEL } from '../src/scorer-model.ts';
 
 // npm run eval:fresh [-- --show] — the input filter over eval/fresh*-*.jsonl, sets written
 // independently of the filter's code, in rounds: the *-tune sets (rules were tuned on them)
@@ -15,6 +16,7 @@ interface Row {
 }
 
 const show = process.argv.includes('--show');
+const { checkVisitorMessage } = createMessageCheck(SCORER_MODEL);
 
 const evaluate = (file: string, verbose: boolean) => {
   const rows = readFileSync(new URL(`../eval/${file}`, import.meta.url), 'utf8')

@@ -10,8 +10,10 @@
  */
 import { cpus, loadavg } from 'node:os';
 import { BLOCK_REASONS, type MessageVerdict } from '../src/index.ts';
-import { DECIDERS, verdictsOf, type SplitVerdicts } from '../src/tooling.ts';
+import { createSplitCheck, LearnedScorer, SCORER_MODEL, type SplitVerdicts } from '../src/tooling.ts';
 import { FRESH_ROUND, freshRoundAfterFreezing, readSplit, SOURCES, type LabelledMessage, type Split } from './support/guardrails-data.ts';
+
+const { deciders: DECIDERS, verdictsOf } = createSplitCheck(new LearnedScorer(SCORER_MODEL));
 
 const MAX_MESSAGE_CHARS = 8000;
 const DECIDER_NAMES = ['rules', 'model', 'combined'] as const;

@@ -19,9 +19,9 @@ import {
   BUCKETS,
   CLASSES,
   FeatureReader,
+  createSplitCheck,
   LearnedScorer,
-  readingsOf,
-  verdictsOf,
+  MessageReader,
   type ScorerModel,
 } from '../src/tooling.ts';
 import { readSplit, SOURCES, type LabelledMessage } from './support/guardrails-data.ts';
@@ -39,10 +39,6 @@ const L2 = 1e-5;
 const DEV_ADDED_FALSE_POSITIVES = 0.005;
 const DEV_ADDED_HARD_FALSE_POSITIVES = 0.01;
 const DEV_ADDED_NOTINJECT_FALSE_POSITIVES = 0.03;
-/** The dev attacks the rules block that the scorer's veto may let through, at most: 1 %. */
-const DEV_VETOED_ATTACKS = 0.01;
-/** The fewest words of a dev recruiter message that pads an attack when the veto is picked. */
-const VETO_PADDING_WORDS = 60;
 /**
  * How many times each message written by helpers who never saw the filter counts in training: they
  * are fewer than the synthetic messages, and more like what real visitors write.
@@ -59,9 +55,10 @@ interface Example {
 
 function toExamples(messages: LabelledMessage[]): Example[] {
   const reader = new FeatureReader();
+  const messageReader = new MessageReader();
   return messages.map((message) => {
     const windows: Int32Array[] = [];
-    for (const text of readingsOf(message.text)) {
+    for (const text of messageReader.read(message.text).texts) {
       const { buckets, windowEnds } = reader.read(text);
       let start = 0;
       for (const end of windowEnds) {
@@ -153,7 +150,7 @@ class Trainer {
   }
 }
 
-/** The trained weights as the committed model holds them, with no threshold and no veto yet. */
+/** The trained weights as the committed model holds them, with no threshold yet. */
 function quantize(trainer: Trainer): ScorerModel {
   let maxAbs = 0;
   for (const w of trainer.weights) maxAbs = Math.max(maxAbs, Math.abs(w));
@@ -167,18 +164,17 @@ function quantize(trainer: Trainer): ScorerModel {
     scale,
     bias: [...trainer.bias],
     threshold: 1,
-    veto: 0,
     weights: Buffer.from(weights.buffer).toString('base64'),
   };
 }
 
 /** The least threshold, on a grid of 0.01, that keeps what the scorer adds to the rules within the dev allowances. */
 function pickThreshold(model: ScorerModel, dev: LabelledMessage[]): number {
-  const scorer = new LearnedScorer({ ...model, threshold: 1, veto: 0 });
+  const { verdictsOf } = createSplitCheck(new LearnedScorer({ ...model, threshold: 1 }));
   const scored = dev
     .filter((m) => m.label === 'benign')
     .map((m) => {
-      const verdicts = verdictsOf(m.text, scorer);
+      const verdicts = verdictsOf(m.text);
       return { message: m, rules: verdicts.rules.blocked, attack: verdicts.attack };
     });
   const notInject = scored.filter((s) => s.message.source.startsWith('notinject'));
@@ -198,45 +194,6 @@ function pickThreshold(model: ScorerModel, dev: LabelledMessage[]): number {
   return 0.99;
 }
 
-/**
- * Each dev attack hidden in the middle of a long dev recruiter message, with no sentence end around
- * it: what an attacker who knows of the veto writes, padding an order with ordinary text until the
- * scorer's window around it reads as benign.
- */
-function paddedAttacks(dev: LabelledMessage[]): string[] {
-  const long = dev.filter((m) => m.label === 'benign' && m.text.split(/\s+/).length >= VETO_PADDING_WORDS);
-  const attacks = dev.filter((m) => m.label !== 'benign');
-  if (long.length === 0) return [];
-  return attacks.map((attack, i) => {
-    const words = (long[i % long.length] as LabelledMessage).text.split(/\s+/);
-    const middle = Math.floor(words.length / 2);
-    return [...words.slice(0, middle), attack.text.replace(/[.!?]+\s*$/, ''), ...words.slice(middle)].join(' ');
-  });
-}
-
-/**
- * The greatest veto, on a grid of 0.05 up to 0.5, that lets through at most DEV_VETOED_ATTACKS of
- * the dev attacks, and of the same attacks padded out (paddedAttacks): below it in every window of
- * a long message, the scorer overrules a rule's match.
- */
-function pickVeto(model: ScorerModel, dev: LabelledMessage[]): number {
-  const sets = [dev.filter((m) => m.label !== 'benign').map((m) => m.text), paddedAttacks(dev)];
-  const letThrough = (veto: number, texts: string[]) => {
-    const scorer = new LearnedScorer({ ...model, threshold: 1, veto });
-    return texts.filter((text) => {
-      const verdicts = verdictsOf(text, scorer);
-      return verdicts.rules.blocked && !verdicts.combined.blocked;
-    }).length;
-  };
-  let veto = 0;
-  for (let step = 1; step <= 10; step += 1) {
-    const candidate = step / 20;
-    if (sets.some((texts) => letThrough(candidate, texts) > DEV_VETOED_ATTACKS * texts.length)) break;
-    veto = candidate;
-  }
-  return veto;
-}
-
 function trainModel(): string {
   const train = readSplit('train');
   const trainer = new Trainer();
@@ -246,7 +203,7 @@ function trainModel(): string {
   const unthresholded = quantize(trainer);
   const dev = readSplit('dev');
   const threshold = pickThreshold(unthresholded, dev);
-  return JSON.stringify({ ...unthresholded, threshold, veto: pickVeto(unthresholded, dev) }) + '\n';
+  return JSON.stringify({ ...unthresholded, threshold }) + '\n';
 }
 
 const check = process.argv.includes('--check');
@@ -263,6 +220,6 @@ if (check) {
   console.log(`scorer-model.json matches its training data (rebuilt in ${seconds} s from ${sources.join(', ')}).`);
 } else {
   writeFileSync(MODEL_PATH, built);
-  const { threshold, veto } = JSON.parse(built) as ScorerModel;
-  console.log(`wrote scorer-model.json (${(built.length / 1e6).toFixed(2)} MB, threshold ${threshold}, veto ${veto}) in ${seconds} s from ${sources.join(', ')}.`);
+  const { threshold } = JSON.parse(built) as ScorerModel;
+  console.log(`wrote scorer-model.json (${(built.length / 1e6).toFixed(2)} MB, threshold ${threshold}) in ${seconds} s from ${sources.join(', ')}.`);
 }

@@ -11,10 +11,14 @@
  * words: an order hidden in a long job description is scored on its own sentences, not diluted
  * by the whole page.
  */
-import * as normalization from './normalization.ts';
+import * as leet from './decoders/leet.ts';
+import * as lookAlikes from './decoders/look-alikes.ts';
+import * as characters from './text/characters.ts';
 
 // Local copies: under a CommonJS loader such as tsx's, each read of an imported binding is a getter call.
-const { FOLDED_INVISIBLE, FOLDED_KEPT, foldedCode, isSymbolCode, leetLetterCode } = normalization;
+const { FOLDED_INVISIBLE, FOLDED_KEPT, foldedCode } = lookAlikes;
+const { isSymbolCode } = characters;
+const { leetLetterCode } = leet;
 
 export const BUCKET_BITS = 18;
 export const BUCKETS = 1 << BUCKET_BITS;
@@ -43,22 +47,6 @@ function bucketOf(hash: number, seed: number): number {
   return h & BUCKET_MASK;
 }
 
-/**
- * Which window last counted each bucket: a window counts a feature once, however often it repeats,
- * so "ignore ignore ignore ..." weighs what "ignore" weighs, not ninety times more.
- */
-const COUNTED_IN = new Int32Array(BUCKETS);
-let windowStamp = 0;
-
-function nextWindowStamp(): number {
-  if (windowStamp === 0x7fffffff) {
-    COUNTED_IN.fill(0);
-    windowStamp = 0;
-  }
-  windowStamp += 1;
-  return windowStamp;
-}
-
 const isSentenceEnd = (code: number) =>
   code === 0x2e || code === 0x21 || code === 0x3f || code === 0x0a || code === 0x3002 || code === 0xff01 || code === 0xff1f;
 
@@ -83,6 +71,21 @@ export class FeatureReader {
   private spacedLength = 0;
   private onWindow: ((start: number, end: number) => boolean) | null = null;
   private stopped = false;
+  /**
+   * Which window last counted each bucket: a window counts a feature once, however often it repeats,
+   * so "ignore ignore ignore ..." weighs what "ignore" weighs, not ninety times more.
+   */
+  private readonly countedIn = new Int32Array(BUCKETS);
+  private windowStamp = 0;
+
+  private nextWindowStamp(): number {
+    if (this.windowStamp === 0x7fffffff) {
+      this.countedIn.fill(0);
+      this.windowStamp = 0;
+    }
+    this.windowStamp += 1;
+    return this.windowStamp;
+  }
 
   /**
    * Reads a text's features. `onWindow`, when given, sees each window as it closes, its features in
@@ -98,7 +101,7 @@ export class FeatureReader {
     this.previousWord = FNV_OFFSET;
     this.windowWords = 0;
     this.spacedLength = 0;
-    this.stamp = nextWindowStamp();
+    this.stamp = this.nextWindowStamp();
     const lower = text.toLowerCase();
     const length = lower.length;
     for (let i = 0; i < length && !this.stopped; i += 1) {
@@ -194,7 +197,7 @@ export class FeatureReader {
     }
     padded[length + 1] = END;
     const stamp = this.stamp;
-    const counted = COUNTED_IN;
+    const counted = this.countedIn;
     let bucket = bucketOf(hash, UNIGRAM);
     if (counted[bucket] !== stamp) {
       counted[bucket] = stamp;
@@ -239,7 +242,7 @@ export class FeatureReader {
       this.windowEnds.push(this.count);
       if (this.onWindow?.(start, this.count)) this.stopped = true;
     }
-    this.stamp = nextWindowStamp();
+    this.stamp = this.nextWindowStamp();
     this.windowWords = 0;
     this.previousWord = FNV_OFFSET;
   }

@@ -2,15 +2,15 @@
  * The learned scorer: a multinomial logistic regression over hashed n-grams (features.ts) that
  * answers "benign" or one of the five block reasons, for each window of each reading of a message.
  *
- * The model is data, in scorer-model.json, rebuilt byte for byte by `npm run train:guardrails`
- * from the committed training sets. Its weights are 8-bit integers, one row of CLASSES per hash
+ * The model is data, in scorer-model.json (scorer-model.ts loads it), rebuilt byte for byte by
+ * `npm run train:guardrails` from the committed training sets; whoever composes the program loads
+ * it once and passes it in. Its weights are 8-bit integers, one row of CLASSES per hash
  * bucket, with one scale for all; a window's logits are its bias plus the sum of its features'
  * rows, divided by the square root of its feature count. The message scores as its most
  * attack-like window.
  */
 import { BLOCK_REASONS, type BlockReason } from './block-reasons.ts';
 import { BUCKETS, FeatureReader } from './features.ts';
-import model from './scorer-model.json' with { type: 'json' };
 
 /** The model's classes, in the order of its weight rows. */
 export const CLASSES = ['benign', ...BLOCK_REASONS] as const;
@@ -26,11 +26,6 @@ export interface ScorerModel {
   bias: number[];
   /** The least attack probability (1 - P(benign)) that blocks a message the rules let through. */
   threshold: number;
-  /**
-   * Below this attack probability in every window, the scorer is sure enough that a message is
-   * benign to let it through although a rule matched (0: the rules always decide when they block).
-   */
-  veto: number;
   /** The weights, Int8 in bucket-major order, base64. */
   weights: string;
 }
@@ -47,7 +42,6 @@ export class LearnedScorer {
   private readonly bias: Float64Array;
   private readonly scale: number;
   readonly threshold: number;
-  readonly veto: number;
   private readonly reader = new FeatureReader();
 
   constructor(model: ScorerModel) {
@@ -59,33 +53,19 @@ export class LearnedScorer {
     this.bias = Float64Array.from(model.bias);
     this.scale = model.scale;
     this.threshold = model.threshold;
-    this.veto = model.veto;
   }
 
   /** The most attack-like window over all the readings of one message. */
   score(readings: readonly string[]): WindowScores {
-    return this.scan(readings, Infinity);
-  }
-
-  /** Whether some window of the readings is at least this attack-like; stops at the first that is. */
-  reaches(readings: readonly string[], attack: number): boolean {
-    return this.scan(readings, attack).attack >= attack;
-  }
-
-  /** The most attack-like window, or the first whose attack probability reaches `stopAt`. */
-  private scan(readings: readonly string[], stopAt: number): WindowScores {
     const best: WindowScores = { attack: 0, reason: BLOCK_REASONS[0] };
     const sums = new Float64Array(CLASS_COUNT);
-    // Each window is scored as the reader closes it, so a scan that reaches stopAt reads no further.
+    // Each window is scored as the reader closes it.
     const scoreWindow = (start: number, end: number) => {
       this.windowLogits(this.reader.buckets, start, end, sums);
       this.keepIfWorse(sums, best);
-      return best.attack >= stopAt;
+      return false;
     };
-    for (const text of readings) {
-      this.reader.read(text, scoreWindow);
-      if (best.attack >= stopAt) break;
-    }
+    for (const text of readings) this.reader.read(text, scoreWindow);
     return best;
   }
 
@@ -129,5 +109,3 @@ export class LearnedScorer {
     }
   }
 }
-
-export const LEARNED_SCORER = new LearnedScorer(model as ScorerModel);

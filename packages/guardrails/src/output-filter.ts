@@ -15,23 +15,48 @@ export interface ReplyContext {
   callerKey: string;
 }
 
+/** The reply cleaner: `createReplyCleaner()` makes one, which whoever answers visitors keeps. */
+export interface ReplyCleaner {
+  /**
+   * Removes from a model reply whatever must not reach the visitor: key-shaped strings and the
+   * caller's key, passages that repeat the bot's instructions, stack traces and internal errors,
+   * card numbers, and e-mail addresses or phone numbers that the owner's context does not contain.
+   * Only the offending parts go; if nothing meaningful is left, the reply is FALLBACK_REPLY.
+   * Every step is a single pass or a bounded pattern, so the cost is linear in the reply's length.
+   */
+  sanitizeReply(reply: string, context: ReplyContext): string;
+}
+
 /**
- * Removes from a model reply whatever must not reach the visitor: key-shaped strings and the
- * caller's key, passages that repeat the bot's instructions, stack traces and internal errors,
- * card numbers, and e-mail addresses or phone numbers that the owner's context does not contain.
- * Only the offending parts go; if nothing meaningful is left, the reply is FALLBACK_REPLY.
- * Every step is a single pass or a bounded pattern, so the cost is linear in the reply's length.
+ * The instructions differ only by the bot's name and personality, so a cleaner keeps their
+ * shingles for the next reply instead of rebuilding them per request (bounded, oldest dropped).
  */
-export function sanitizeReply(reply: string, context: ReplyContext): string {
-  let text = removeCallerKey(reply, context.callerKey);
-  text = removeKeyShapedStrings(text);
-  text = removeInternalErrors(text);
-  text = removePromptEchoes(text, instructionsPart(context.systemPrompt, context.contextText));
-  text = removeCardNumbers(text);
-  text = removeUnlistedEmails(text, context.contextText);
-  text = removeUnlistedPhoneNumbers(text, context.contextText);
-  const tidied = tidy(text);
-  return isMeaningful(tidied, text !== reply) ? tidied : FALLBACK_REPLY;
+const SHINGLE_MEMO_SIZE = 256;
+
+export function createReplyCleaner(): ReplyCleaner {
+  const shingleMemo = new Map<string, Set<string>>();
+  const instructionShingles = (instructionsText: string): Set<string> => {
+    let found = shingleMemo.get(instructionsText);
+    if (!found) {
+      found = shingles(instructionsText);
+      if (shingleMemo.size >= SHINGLE_MEMO_SIZE) shingleMemo.delete(shingleMemo.keys().next().value!);
+      shingleMemo.set(instructionsText, found);
+    }
+    return found;
+  };
+  return {
+    sanitizeReply(reply, context) {
+      let text = removeCallerKey(reply, context.callerKey);
+      text = removeKeyShapedStrings(text);
+      text = removeInternalErrors(text);
+      text = removePromptEchoes(text, instructionShingles(instructionsPart(context.systemPrompt, context.contextText)));
+      text = removeCardNumbers(text);
+      text = removeUnlistedEmails(text, context.contextText);
+      text = removeUnlistedPhoneNumbers(text, context.contextText);
+      const tidied = tidy(text);
+      return isMeaningful(tidied, text !== reply) ? tidied : FALLBACK_REPLY;
+    },
+  };
 }
 
 // ------------------------------------------------------------------ keys
@@ -122,25 +147,7 @@ function echoes(sentence: string, instructions: Set<string>): boolean {
  * Sentences that repeat the instructions of the system prompt (not its context: answering from the
  * owner's context is the bot's job).
  */
-/**
- * The instructions differ only by the bot's name and personality, so their shingles are
- * kept for the next reply instead of being rebuilt per request (bounded, oldest dropped).
- */
-const SHINGLE_MEMO_SIZE = 256;
-const shingleMemo = new Map<string, Set<string>>();
-
-function instructionShingles(instructionsText: string): Set<string> {
-  let found = shingleMemo.get(instructionsText);
-  if (!found) {
-    found = shingles(instructionsText);
-    if (shingleMemo.size >= SHINGLE_MEMO_SIZE) shingleMemo.delete(shingleMemo.keys().next().value!);
-    shingleMemo.set(instructionsText, found);
-  }
-  return found;
-}
-
-function removePromptEchoes(text: string, instructionsText: string): string {
-  const instructions = instructionShingles(instructionsText);
+function removePromptEchoes(text: string, instructions: Set<string>): string {
   if (instructions.size === 0) return text;
   return text.replace(SENTENCE, (sentence) => {
     if (!echoes(sentence, instructions)) return sentence;

@@ -3,17 +3,15 @@
  * own, and the scorer's pieces. The service does not import this file (a lint rule says so).
  */
 import type { MessageVerdict } from './block-reasons.ts';
-import { readMessage, ruleVerdict } from './message-rules.ts';
-import { LEARNED_SCORER, type LearnedScorer } from './learned-scorer.ts';
-import { checkVisitorMessage, modelVerdict, vetoes } from './visitor-check.ts';
+import type { LearnedScorer } from './learned-scorer.ts';
+import { checkWith, modelVerdict } from './message-check.ts';
+import { MessageReader } from './message-reader.ts';
+import { ruleVerdict } from './rules/index.ts';
 
 export { BUCKETS, FeatureReader } from './features.ts';
 export { CLASSES, LearnedScorer, type ScorerClass, type ScorerModel } from './learned-scorer.ts';
-
-/** The texts the scorer reads for a message: normalised, then each decoded reading. */
-export function readingsOf(message: string): string[] {
-  return readMessage(message).texts;
-}
+export { MessageReader } from './message-reader.ts';
+export { SCORER_MODEL } from './scorer-model.ts';
 
 export interface SplitVerdicts {
   rules: MessageVerdict;
@@ -23,18 +21,27 @@ export interface SplitVerdicts {
   attack: number;
 }
 
-/** Each decider on its own, for timing: each reads the message as the check does. */
-export const DECIDERS: Record<'rules' | 'model' | 'combined', (message: string) => MessageVerdict> = {
-  rules: (message) => ruleVerdict(readMessage(message)),
-  model: (message) => modelVerdict(readMessage(message)).verdict,
-  combined: checkVisitorMessage,
-};
+export interface SplitCheck {
+  /** The rules alone, the scorer alone, and both as the check combines them. */
+  verdictsOf(message: string): SplitVerdicts;
+  /** Each decider on its own, for timing: each reads the message as the check does. */
+  deciders: Record<'rules' | 'model' | 'combined', (message: string) => MessageVerdict>;
+}
 
-/** The rules alone, the scorer alone, and both as checkVisitorMessage combines them. */
-export function verdictsOf(message: string, scorer: LearnedScorer = LEARNED_SCORER): SplitVerdicts {
-  const reading = readMessage(message);
-  const rules = ruleVerdict(reading);
-  const { verdict: model, score } = modelVerdict(reading, scorer);
-  const combined = rules.blocked ? (vetoes(reading, scorer) ? { blocked: false as const } : rules) : model;
-  return { rules, model, combined, attack: score.attack };
+/** The check taken apart, over one reader of its own and the given scorer. */
+export function createSplitCheck(scorer: LearnedScorer): SplitCheck {
+  const reader = new MessageReader();
+  return {
+    verdictsOf(message) {
+      const reading = reader.read(message);
+      const rules = ruleVerdict(reading.scans);
+      const { verdict: model, score } = modelVerdict(reading, scorer);
+      return { rules, model, combined: rules.blocked ? rules : model, attack: score.attack };
+    },
+    deciders: {
+      rules: (message) => ruleVerdict(reader.read(message).scans),
+      model: (message) => modelVerdict(reader.read(message), scorer).verdict,
+      combined: (message) => checkWith(reader, scorer, message),
+    },
+  };
 }

@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { FALLBACK_REPLY, REMOVED, sanitizeReply } from '../src/index.ts';
+import { createReplyCleaner, FALLBACK_REPLY, REMOVED } from '../src/index.ts';
+
+const { sanitizeReply } = createReplyCleaner();
 import { SYSTEM_PROMPT_RULES, buildSystemPrompt } from '@careerbot/prompt';
 
 const contextText = [

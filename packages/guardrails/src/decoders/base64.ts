@@ -1,0 +1,22 @@
+/** Base64 runs that decode to readable text. */
+import { isPrintableByte, printableUtf8 } from './printable.ts';
+
+/** The text a base64 run encodes, when it is readable UTF-8; null for binary or invalid input. */
+export function decodeBase64Text(run: string): string | null {
+  let binary: string;
+  try {
+    // Padding ("=") is not part of the run; atob reads a last group of two or three characters
+    // without it. A single character left over encodes no whole byte and is dropped.
+    binary = atob(run.length % 4 === 1 ? run.slice(0, -1) : run);
+  } catch {
+    return null;
+  }
+  const bytes = new Uint8Array(binary.length);
+  let printable = 0;
+  for (let i = 0; i < binary.length; i += 1) {
+    const byte = binary.charCodeAt(i);
+    bytes[i] = byte;
+    if (isPrintableByte(byte)) printable += 1;
+  }
+  return printableUtf8(bytes, printable);
+}

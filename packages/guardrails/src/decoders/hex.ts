@@ -1,0 +1,56 @@
+/** Hex byte sequences that decode to readable text. */
+import { isPrintableByte, printableUtf8 } from './printable.ts';
+
+const MIN_HEX_BYTES = 6;
+const MAX_HEX_PAYLOADS = 16;
+
+function hexDigit(code: number): number {
+  if (code >= 48 && code <= 57) return code - 48;
+  const lower = code | 32;
+  return lower >= 97 && lower <= 102 ? lower - 87 : -1;
+}
+
+/** Where a "\x" or "0x" prefix before a byte ends, or i when there is none. */
+function afterHexPrefix(text: string, i: number): number {
+  const code = text.charCodeAt(i);
+  if ((code === 92 || code === 48) && (text.charCodeAt(i + 1) | 32) === 120 && hexDigit(text.charCodeAt(i + 2)) >= 0) {
+    return i + 2;
+  }
+  return i;
+}
+
+const isHexSeparator = (code: number) => code === 32 || code === 44 || code === 58 || code === 45;
+
+/**
+ * The texts hidden in hex byte sequences: "7072696e74...", "77 68 61 74 ...", "\x69\x67...",
+ * "0x73,0x68,...". A sequence is byte pairs, each optionally prefixed by "\x" or "0x", with at most
+ * one separator (space, comma, colon, hyphen) between them. Sequences of six bytes or more that
+ * decode to readable text are returned. One pass: the reading position never moves back.
+ */
+export function decodeHexPayloads(text: string): string[] {
+  const found: string[] = [];
+  const bytes: number[] = [];
+  const flush = () => {
+    if (bytes.length >= MIN_HEX_BYTES && found.length < MAX_HEX_PAYLOADS) {
+      const decoded = printableUtf8(Uint8Array.from(bytes), bytes.filter(isPrintableByte).length);
+      if (decoded !== null) found.push(decoded);
+    }
+    bytes.length = 0;
+  };
+  let i = 0;
+  while (i < text.length) {
+    const at = afterHexPrefix(text, i);
+    const high = hexDigit(text.charCodeAt(at));
+    const low = hexDigit(text.charCodeAt(at + 1));
+    if (high < 0 || low < 0) {
+      flush();
+      i = at + 1;
+      continue;
+    }
+    bytes.push(high * 16 + low);
+    i = at + 2;
+    if (isHexSeparator(text.charCodeAt(i)) && hexDigit(text.charCodeAt(afterHexPrefix(text, i + 1))) >= 0) i += 1;
+  }
+  flush();
+  return found;
+}

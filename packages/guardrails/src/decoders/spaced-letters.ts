@@ -1,0 +1,51 @@
+/** Letters spaced out to hide a word ("i g n o r e", "A P I k e y"), joined back into known words. */
+import { FIRST_LETTER_ID, step, UNKNOWN_ID, wordIdAt, type Vocabulary } from '../text/vocabulary.ts';
+
+/**
+ * Cuts the single letters ids[from .. to) back into known words of two letters or more, written from
+ * ids[write] on; returns where writing stopped. Each word written consumes two letters or more, so
+ * writing never overtakes reading and the cut can be made in place.
+ */
+function segment(ids: Int32Array, from: number, to: number, write: number, vocabulary: Vocabulary): number {
+  let start = from;
+  while (start < to) {
+    let node = 0;
+    let longest = UNKNOWN_ID;
+    let longestEnd = start + 1;
+    for (let i = start; i < to && node >= 0; i += 1) {
+      node = step(vocabulary, node, (ids[i] as number) - FIRST_LETTER_ID);
+      const id = wordIdAt(vocabulary, node);
+      if (id !== UNKNOWN_ID && i > start) {
+        longest = id;
+        longestEnd = i + 1;
+      }
+    }
+    if (longest !== UNKNOWN_ID) ids[write++] = longest;
+    start = longestEnd;
+  }
+  return write;
+}
+
+const isSingleLetter = (id: number) => id >= FIRST_LETTER_ID && id < FIRST_LETTER_ID + 26;
+
+/**
+ * Joins runs of three or more single letters ("i g n o r e", "A P I k e y") and cuts the joined
+ * letters back into known words ("previousdirections" -> "previous", "directions"), in place in
+ * ids[0 .. count); returns the new count.
+ */
+export function joinSpacedLetters(ids: Int32Array, count: number, vocabulary: Vocabulary): number {
+  let write = 0;
+  let runStart = 0;
+  for (let i = 0; i <= count; i += 1) {
+    if (i < count && isSingleLetter(ids[i] as number)) continue;
+    if (i - runStart >= 3) {
+      write = segment(ids, runStart, i, write, vocabulary);
+    } else {
+      for (let k = runStart; k < i; k += 1) ids[write++] = ids[k] as number;
+    }
+    if (i < count) ids[write++] = ids[i] as number;
+    runStart = i + 1;
+  }
+  return write;
+}
+

@@ -1,0 +1,22 @@
+/** What kind of character a UTF-16 code unit is, for the readers that walk text code by code. */
+
+/** The code of "a": letters are numbered from it (0-25). */
+export const A = 97;
+
+export const isAsciiDigit = (code: number) => code >= 48 && code <= 57;
+export const isAsciiLetterOrDigit = (code: number) =>
+  (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || isAsciiDigit(code);
+
+/** Whether a code unit is punctuation, a space, a symbol or a surrogate rather than a letter. */
+export function isSymbolCode(code: number): boolean {
+  return (
+    code < 0xc0 ||
+    code === 0xd7 ||
+    code === 0xf7 ||
+    (code >= 0x2000 && code <= 0x2bff) ||
+    (code >= 0x3000 && code <= 0x303f) ||
+    (code >= 0xd800 && code <= 0xdfff) ||
+    (code >= 0xfe10 && code <= 0xfe6f) ||
+    (code >= 0xff00 && code <= 0xff0f)
+  );
+}

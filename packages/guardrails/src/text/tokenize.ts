@@ -1,0 +1,231 @@
+/**
+ * Turns normalised visitor text into the canonical lower-case token list the message filter matches
+ * on, reading the text once, character by character: case, look-alike letters and leetspeak are
+ * folded, invisible characters skipped, so the whole cost is linear in the input length.
+ */
+import type { Arena } from '../arena.ts';
+import * as leet from '../decoders/leet.ts';
+import * as lookAlikes from '../decoders/look-alikes.ts';
+import { joinSpacedLetters } from '../decoders/spaced-letters.ts';
+import { MAX_TYPO_LENGTH, MIN_TYPO_LENGTH, readTypo, typoSlot } from '../decoders/typos.ts';
+import * as characters from './characters.ts';
+import * as vocabularies from './vocabulary.ts';
+import type { Vocabulary } from './vocabulary.ts';
+
+// Local copies of what the per-character loop reads: under a CommonJS loader such as tsx's, each
+// read of an imported binding is a getter call.
+const { L, LEET_LETTER, isLeet } = leet;
+const { FOLDED, FOLDED_INVISIBLE: INVISIBLE } = lookAlikes;
+const { A, isAsciiDigit, isAsciiLetterOrDigit, isSymbolCode: isSymbol } = characters;
+const { CLAUSE_END_ID, LABEL_END_ID, QUESTION_END_ID, SENTENCE_END_ID, UNKNOWN_ID, ZERO_ID } = vocabularies;
+const { BOUNDARY_STRENGTH, isBoundaryId, step, wordIdAt } = vocabularies;
+
+/** The tokens of a text, and the runs of base64 characters found while reading it. */
+export interface Tokens {
+  /** Word ids (see Vocabulary.texts) in ids[0 .. count): a slice of the arena given to tokenize. */
+  readonly ids: Int32Array;
+  readonly count: number;
+  readonly base64Runs: string[];
+  /** Whether the text has letters with no Latin reading (Cyrillic, Arabic, Chinese, ...): worth a gloss. */
+  readonly hasForeignLetters: boolean;
+}
+
+const enum Char {
+  Lower,
+  Upper,
+  /** A digit, or a leet symbol (@ $ ! |) that sits inside a word. */
+  Leet,
+  /** An apostrophe between letters: "you're", "d'origine". */
+  Apostrophe,
+  /** A letter outside ASCII that has no Latin look-alike. */
+  Foreign,
+  Other,
+}
+
+function charKind(code: number, next: number, inWord: boolean): Char {
+  if (code >= 97 && code <= 122) return Char.Lower;
+  if (code >= 65 && code <= 90) return Char.Upper;
+  if (isAsciiDigit(code)) return Char.Leet;
+  const wordGoesOn = isAsciiLetterOrDigit(next);
+  if (code === 39) return inWord && wordGoesOn ? Char.Apostrophe : Char.Other;
+  if (isLeet(code)) return wordGoesOn && (inWord || code === 64 || code === 36) ? Char.Leet : Char.Other;
+  return isSymbol(code) ? Char.Other : Char.Foreign;
+}
+
+const ELISIONS = new Set(['l', 'd', 'j', 't', 's', 'n', 'm', 'c', 'qu']);
+const NOT_READING = -1;
+/** asL follows asI until the word has a "1" or "!". */
+const SAME_AS_I = -2;
+const SPACE = 32;
+
+const MIN_BASE64_RUN = 24;
+const MAX_BASE64_RUNS = 16;
+const BASE64_ALPHABET = new Uint8Array(128);
+for (const char of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/') {
+  BASE64_ALPHABET[char.charCodeAt(0)] = 1;
+}
+
+/**
+ * Splits normalised text into lower-case tokens, looking each word up in the vocabulary letter by
+ * letter as it is read, so words outside it cost no string. On the way, invisible characters and
+ * accents are skipped, look-alike letters are read as Latin, camelCase is split ("systemPrompt"),
+ * leetspeak is folded ("pr0mpt", "5y5tem"; "1" is read as "i" and, failing that, as "l"),
+ * contractions are kept whole ("you're" -> "youre"), French elisions are split ("d'origine"), and
+ * runs of single letters are joined ("i g n o r e"). "." "?" "!" ";" and line breaks end a sentence
+ * ("node.js" does not), ":" and "=" end a label, "," a clause. Runs of 24 or more base64 characters
+ * are collected as they are passed.
+ */
+export function tokenize(normalized: string, vocabulary: Vocabulary, arena: Arena<Int32Array>): Tokens {
+  // Each token ends at a different character, or at the end: there are at most length + 1.
+  const ids = arena.take(normalized.length + 1);
+  let count = 0;
+  const base64Runs: string[] = [];
+  let start = NOT_READING;
+  let asI = 0;
+  let asL = SAME_AS_I;
+  let hasLetter = false;
+  let hasLeetSymbol = false;
+  let foreign = false;
+  let afterLowerCase = false;
+  let base64Start = 0;
+  let skipped = false;
+  let hasForeignLetters = false;
+
+  const length = normalized.length;
+  for (let i = 0; i <= length; i += 1) {
+    let code = i < length ? normalized.charCodeAt(i) : SPACE;
+    if (code >= 97 && code <= 122 && start !== NOT_READING) {
+      hasLetter = true;
+      afterLowerCase = true;
+      const letter = code - A;
+      asI = step(vocabulary, asI, letter);
+      if (asL >= 0) asL = step(vocabulary, asL, letter);
+      continue;
+    }
+    if (code >= 128) {
+      const folded = FOLDED[code] as number;
+      if (folded === INVISIBLE) {
+        skipped = true;
+        continue;
+      }
+      if (folded !== 0) code = folded;
+    }
+    if (code >= 128 || BASE64_ALPHABET[code] !== 1) {
+      if (i - base64Start >= MIN_BASE64_RUN && base64Runs.length < MAX_BASE64_RUNS) {
+        base64Runs.push(base64Run(normalized.slice(base64Start, i), skipped));
+      }
+      base64Start = i + 1;
+      skipped = false;
+    }
+    if (code === SPACE) {
+      if (start !== NOT_READING) {
+        ids[count++] = finishWord(vocabulary, normalized, start, i, asI, asL, hasLetter || hasLeetSymbol, foreign);
+        start = NOT_READING;
+      }
+      afterLowerCase = false;
+      continue;
+    }
+
+    const next = i + 1 < length ? normalized.charCodeAt(i + 1) : SPACE;
+    const kind = charKind(code, (next >= 128 && FOLDED[next]) || next, start !== NOT_READING);
+    if (start !== NOT_READING && (kind === Char.Other || (kind === Char.Upper && afterLowerCase))) {
+      ids[count++] = finishWord(vocabulary, normalized, start, i, asI, asL, hasLetter || hasLeetSymbol, foreign);
+      start = NOT_READING;
+    }
+    afterLowerCase = kind === Char.Lower;
+    if (kind === Char.Other) {
+      count = pushBoundaryFor(ids, count, code, next);
+      continue;
+    }
+    if (start === NOT_READING) {
+      start = i;
+      asI = 0;
+      asL = SAME_AS_I;
+      hasLetter = false;
+      hasLeetSymbol = false;
+      foreign = false;
+    }
+    if (kind === Char.Lower || kind === Char.Upper) {
+      const letter = (kind === Char.Upper ? code + 32 : code) - A;
+      hasLetter = true;
+      if (asL >= 0) asL = step(vocabulary, asL, letter);
+      asI = step(vocabulary, asI, letter);
+    } else if (kind === Char.Leet) {
+      if (!isAsciiDigit(code)) hasLeetSymbol = true;
+      const letter = LEET_LETTER[code] as number;
+      const letterAsL = code === 49 || code === 33 ? L : letter;
+      if (asL === SAME_AS_I && letterAsL !== letter) asL = asI;
+      if (asL !== SAME_AS_I) asL = step(vocabulary, asL, letterAsL);
+      asI = step(vocabulary, asI, letter);
+    } else if (kind === Char.Apostrophe) {
+      const sofar = wordIdAt(vocabulary, asI);
+      if (sofar !== UNKNOWN_ID && ELISIONS.has(vocabulary.texts[sofar] as string)) {
+        ids[count++] = sofar;
+        start = NOT_READING;
+      }
+    } else {
+      foreign = true;
+      hasForeignLetters = true;
+    }
+  }
+  return { ids, count: joinSpacedLetters(ids, count, vocabulary), base64Runs, hasForeignLetters };
+}
+
+/** A base64 run as text, without the invisible characters tokenize read through. */
+function base64Run(text: string, hadInvisible: boolean): string {
+  if (!hadInvisible) return text;
+  let run = '';
+  for (let i = 0; i < text.length; i += 1) {
+    const code = text.charCodeAt(i);
+    if (code < 128) run += text[i];
+  }
+  return run;
+}
+
+/** The id of the word normalized[start, end): its vocabulary form, "zero" for 0, or UNKNOWN_ID. */
+function finishWord(
+  vocabulary: Vocabulary,
+  normalized: string,
+  start: number,
+  end: number,
+  asI: number,
+  asL: number,
+  readable: boolean,
+  foreign: boolean,
+): number {
+  if (foreign) return UNKNOWN_ID;
+  if (!readable) return end - start === 1 && normalized.charCodeAt(start) === 48 ? ZERO_ID : UNKNOWN_ID;
+  const known = wordIdAt(vocabulary, asI);
+  if (known !== UNKNOWN_ID) return known;
+  const knownAsL = asL === SAME_AS_I ? UNKNOWN_ID : wordIdAt(vocabulary, asL);
+  if (knownAsL !== UNKNOWN_ID) return knownAsL;
+  const length = end - start;
+  if (length < MIN_TYPO_LENGTH || length > MAX_TYPO_LENGTH) return UNKNOWN_ID;
+  const first = (normalized.charCodeAt(start) | 32) - A;
+  const targets = first >= 0 && first < 26 ? vocabulary.typoTargets[typoSlot(first, length)] : undefined;
+  if (targets === undefined) return UNKNOWN_ID;
+  const typo = readTypo(targets, normalized, start, length);
+  return typo === null ? UNKNOWN_ID : (vocabulary.ids.get(typo) as number);
+}
+
+/** Adds the boundary the character stands for, if any, to ids[0 .. count); returns the new count. */
+function pushBoundaryFor(ids: Int32Array, count: number, code: number, next: number): number {
+  if (code === 46) return isAsciiLetterOrDigit(next) ? count : pushBoundary(ids, count, SENTENCE_END_ID);
+  if (code === 63) return pushBoundary(ids, count, QUESTION_END_ID);
+  if (code === 33 || code === 59 || code === 10) return pushBoundary(ids, count, SENTENCE_END_ID);
+  if (code === 58 || code === 61) return pushBoundary(ids, count, LABEL_END_ID);
+  if (code === 44) return pushBoundary(ids, count, CLAUSE_END_ID);
+  return count;
+}
+
+/** Adds a boundary; next to another boundary only the stronger one stays. */
+function pushBoundary(ids: Int32Array, count: number, boundary: number): number {
+  if (count === 0) return count;
+  const last = ids[count - 1] as number;
+  if (!isBoundaryId(last)) {
+    ids[count] = boundary;
+    return count + 1;
+  }
+  if ((BOUNDARY_STRENGTH[last] as number) < (BOUNDARY_STRENGTH[boundary] as number)) ids[count - 1] = boundary;
+  return count;
+}
