@@ -57,7 +57,7 @@ import { PgSignInThrottle } from './adapters/persistence/pg-sign-in-throttle.ts'
 import { PgUserRepository } from './adapters/persistence/pg-user-repository.ts';
 import { isServiceUnavailable } from './adapters/persistence/service-unavailable.ts';
 
-export const pgRepositories = (q: Queryable): Repositories => ({
+const pgRepositories = (q: Queryable): Repositories => ({
   users: new PgUserRepository(q),
   bots: new PgBotRepository(q),
   tokens: new PgBotTokenRepository(q),
@@ -67,7 +67,7 @@ export const pgRepositories = (q: Queryable): Repositories => ({
   embeddings: new PgEmbeddingCache(q),
 });
 
-export const llmGateways = (config: Config, metrics?: ServiceMetrics): Record<LlmProvider, LlmGateway> => {
+const llmGateways = (config: Config, metrics?: ServiceMetrics): Record<LlmProvider, LlmGateway> => {
   const gateways = bareLlmGateways(config);
   if (!metrics) return gateways;
   const metered = (provider: LlmProvider) => new MeteredLlmGateway(provider, gateways[provider], metrics, config.LLM_TIMEOUT_MS);
@@ -85,7 +85,7 @@ const bareLlmGateways = (config: Config): Record<LlmProvider, LlmGateway> => ({
 const MAIL_DRAIN_MS = 10_000;
 
 /** Lead e-mails over SMTP when SMTP_URL is set, else into the log. */
-export const mailerFor = (config: Config, logger: Logger): Mailer =>
+const mailerFor = (config: Config, logger: Logger): Mailer =>
   config.SMTP_URL ? new NodemailerMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM }) : new LogMailer(logger);
 
 export interface ServiceDeps {

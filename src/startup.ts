@@ -40,7 +40,7 @@ const ensureDatabase = async (serverUrl: string, name: string) => {
 };
 
 /** DATABASE_URL, else an embedded PostgreSQL with its data in DATA_DIR. */
-export const openDatabase = async (config: Config, logger: Logger) => {
+const openDatabase = async (config: Config, logger: Logger) => {
   if (config.DATABASE_URL) return { url: config.DATABASE_URL, embedded: null };
   const embedded = await startEmbeddedPostgres({
     dataDir: config.DATA_DIR,

@@ -1,7 +1,7 @@
 import { availableParallelism } from 'node:os';
 import { z } from 'zod';
 
-export const DEFAULT_AZURE_HOSTS = '.openai.azure.com,.cognitiveservices.azure.com,.services.ai.azure.com';
+const DEFAULT_AZURE_HOSTS = '.openai.azure.com,.cognitiveservices.azure.com,.services.ai.azure.com';
 
 const optionalUrl = z
   .string()

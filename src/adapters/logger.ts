@@ -5,7 +5,7 @@ import pino, { type DestinationStream, type Logger } from 'pino';
  * request-log serializers in build-app.ts), and these paths are censored wherever an
  * object with them is logged by mistake.
  */
-export const REDACTED_PATHS = [
+const REDACTED_PATHS = [
   'password',
   'passwordHash',
   'password_hash',

@@ -25,9 +25,9 @@ export type CaptureLeadError =
   | { type: 'bot_not_found' }
   | { type: 'rate_limited'; scope: RateLimitScope; resetAt: number };
 
-export const leadsBucket = (botId: string) => `v1:leads:${botId}`;
+const leadsBucket = (botId: string) => `v1:leads:${botId}`;
 
-export const leadEmail = (to: string, bot: Bot, lead: Lead): MailMessage => ({
+const leadEmail = (to: string, bot: Bot, lead: Lead): MailMessage => ({
   to,
   subject: `New lead for ${bot.name.replace(/\s+/g, ' ')}: ${lead.email}`,
   text: [

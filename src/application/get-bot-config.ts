@@ -17,7 +17,7 @@ export interface BotConfigView {
 }
 
 /** Served for an inactive bot too: the widget shows it as unavailable (isActive false). */
-export const botConfigView = (bot: Bot): BotConfigView => ({
+const botConfigView = (bot: Bot): BotConfigView => ({
   id: bot.id,
   name: bot.name,
   headline: bot.headline,

@@ -5,7 +5,7 @@ import { topK } from '../domain/retrieval.ts';
 import type { Bot } from '../domain/types.ts';
 import type { Clock, EmbeddingCache, EmbeddingGateway, RateLimiter, RateLimitScope } from './ports.ts';
 
-export const KNOWLEDGE_TOP_K = 5;
+const KNOWLEDGE_TOP_K = 5;
 
 export interface KnowledgeInput {
   bot: Bot;
@@ -23,7 +23,7 @@ export type KnowledgeError =
   | { type: 'provider_rate_limit'; retryAfterSeconds?: number }
   | { type: 'provider_unavailable' };
 
-export const knowledgeBucket = (botId: string) => `v1:knowledge:${botId}`;
+const knowledgeBucket = (botId: string) => `v1:knowledge:${botId}`;
 
 /** One chunk per hash: a paragraph repeated in the context is embedded once. */
 const distinctByHash = (chunks: Chunk[]) => [...new Map(chunks.map((chunk) => [chunk.hash, chunk])).values()];

@@ -32,7 +32,7 @@ const saveEffects = (bot: Bot, conversationId: string, sessionId: string, create
   notify: created ? { userId: bot.userId, kind: 'conversation_started', payload: { botId: bot.id, conversationId, sessionId } } : null,
 });
 
-export const conversationsBucket = (botId: string) => `v1:conversations:${botId}`;
+const conversationsBucket = (botId: string) => `v1:conversations:${botId}`;
 
 /**
  * Upserts the (bot, session) conversation and appends only what it does not already end

@@ -5,8 +5,8 @@ import { buildSystemPrompt } from '@careerbot/prompt';
 import type { LlmProvider } from '../domain/types.ts';
 import type { ChatAdmission, Clock, LlmGateway, RateLimitScope } from './ports.ts';
 
-export const CHAT_MAX_OUTPUT_TOKENS = 800;
-export const CHAT_TEMPERATURE = 0.3;
+const CHAT_MAX_OUTPUT_TOKENS = 800;
+const CHAT_TEMPERATURE = 0.3;
 
 export interface ChatInput {
   botId: string;

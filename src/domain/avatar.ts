@@ -9,7 +9,7 @@ const THEME_COLOR = /^#[0-9a-fA-F]{6}$/;
 
 const XML_ESCAPES: Record<string, string> = { '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&apos;' };
 
-export const escapeXml = (text: string): string => text.replace(/[&<>"']/g, (char) => XML_ESCAPES[char]!);
+const escapeXml = (text: string): string => text.replace(/[&<>"']/g, (char) => XML_ESCAPES[char]!);
 
 /** The first letter or digit of the first and last words, upper-cased; `?` when there is none. */
 export const initialsOf = (name: string): string => {

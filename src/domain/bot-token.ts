@@ -4,7 +4,7 @@ import { createHash, randomBytes } from 'node:crypto';
  * A bot token is `cbt_` followed by 64 lower-case hex characters (32 random bytes).
  * Only its SHA-256 is stored; the owner sees the token once, when it is minted.
  */
-export const BOT_TOKEN_PREFIX = 'cbt_';
+const BOT_TOKEN_PREFIX = 'cbt_';
 
 const BOT_TOKEN = /^cbt_[0-9a-f]{64}$/;
 

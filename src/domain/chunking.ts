@@ -129,7 +129,7 @@ const nextStart = (units: Unit[], start: number, end: number, overlapChars: numb
   return from;
 };
 
-export const chunkHash = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
+const chunkHash = (text: string): string => createHash('sha256').update(text, 'utf8').digest('hex');
 
 export const chunkText = (
   text: string,

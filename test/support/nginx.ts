@@ -9,9 +9,9 @@ import { fileURLToPath } from 'node:url';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** The configuration the README ships. */
-export const NGINX_EXAMPLE = path.join(ROOT, 'deploy', 'nginx', 'careerbot.conf');
+const NGINX_EXAMPLE = path.join(ROOT, 'deploy', 'nginx', 'careerbot.conf');
 
-export const nginxPath = (): string | null => ['/usr/sbin/nginx', '/usr/bin/nginx'].find((candidate) => existsSync(candidate)) ?? null;
+const nginxPath = (): string | null => ['/usr/sbin/nginx', '/usr/bin/nginx'].find((candidate) => existsSync(candidate)) ?? null;
 
 /** Debian's nginx (`.ci/run` installs it); missing in CI is a failure, elsewhere a skip. */
 export const nginxAvailable = (): boolean => {

@@ -90,14 +90,11 @@ export const openTab = async (world: PagesWorld, width: Width = 'desktop', optio
 export const cspViolations = (page: Page): Promise<string[]> =>
   page.evaluate(() => (window as unknown as { __cspViolations?: string[] }).__cspViolations ?? []);
 
-let shots = 0;
 /** A full-page screenshot under test-artifacts/screenshots, named by page and width. */
 export const shoot = async (page: Page, name: string) => {
   const width = page.viewportSize()?.width ?? 0;
-  shots++;
   await page.screenshot({ path: await screenshotPath(`${name}-${width}`), fullPage: true });
 };
-export const screenshotsTaken = () => shots;
 
 export interface Owner {
   username: string;

@@ -9,7 +9,7 @@ import { responseCheck } from './response-check.ts';
 import { createTestDatabase, type TestDatabase } from './test-database.ts';
 
 /** Every log line the service wrote, kept to search for leaked secrets. */
-export class LogCapture {
+class LogCapture {
   readonly lines: string[] = [];
   readonly stream = new Writable({
     write: (chunk: Buffer, _encoding, done) => {
@@ -31,7 +31,7 @@ export interface TestAppOptions {
   database?: TestDatabase;
 }
 
-export const TEST_SESSION_SECRET = 'test-session-secret-0123456789abcdef0123456789';
+const TEST_SESSION_SECRET = 'test-session-secret-0123456789abcdef0123456789';
 
 /** The whole service in-process on a free port, over its own fresh database. */
 export const startTestApp = async (options: TestAppOptions = {}) => {

@@ -20,7 +20,7 @@ const adminQuery = async (sql: string) => {
   }
 };
 
-export const databaseUrl = (name: string) => {
+const databaseUrl = (name: string) => {
   const url = new URL(inject('pgAdminUrl'));
   url.pathname = `/${name}`;
   return url.toString();

@@ -20,7 +20,7 @@ const { FOLDED_INVISIBLE, FOLDED_KEPT, foldedCode } = lookAlikes;
 const { isSymbolCode } = characters;
 const { leetLetterCode } = leet;
 
-export const BUCKET_BITS = 18;
+const BUCKET_BITS = 18;
 export const BUCKETS = 1 << BUCKET_BITS;
 const BUCKET_MASK = BUCKETS - 1;
 

@@ -8,7 +8,7 @@ import { isJsonContentType } from './request-body.ts';
 import { chatBody } from './schemas.ts';
 import { jsonBody } from './validated.ts';
 
-export const CHAT_BODY_LIMIT = 16_384;
+const CHAT_BODY_LIMIT = 16_384;
 
 export const chatOperations: OperationDoc[] = [
   {

@@ -5,7 +5,7 @@ const NEEDS_QUOTES = /[",\r\n]/;
 const FORMULA_START = /^[=+\-@\t\r]/;
 
 /** One RFC 4180 cell, neutralised against formula injection. */
-export const csvCell = (value: string | null): string => {
+const csvCell = (value: string | null): string => {
   let text = value ?? '';
   if (FORMULA_START.test(text)) text = `'${text}`;
   return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;

@@ -67,7 +67,7 @@ const unreachable = (value: never): never => {
   throw new Error(`unmapped error: ${JSON.stringify(value)}`);
 };
 
-export const retryAfterSeconds = (resetAt: number, now: number) => String(Math.max(1, Math.ceil((resetAt - now) / 1000)));
+const retryAfterSeconds = (resetAt: number, now: number) => String(Math.max(1, Math.ceil((resetAt - now) / 1000)));
 
 /** Our own limiter's 429: chat says `rate_limit`, v1 says `rate_limited`. */
 const limitReply = (code: 'rate_limit' | 'rate_limited', limit: { scope: string; resetAt: number }, now: number): HttpReply => ({

@@ -102,7 +102,7 @@ const COMMON_RESPONSES: Record<number, ResponseDoc> = {
 };
 
 /** Every answer an operation documents, its own and the API-wide 500 and 503. */
-export const documentedResponses = (operation: OperationDoc): Record<number, ResponseDoc> => ({
+const documentedResponses = (operation: OperationDoc): Record<number, ResponseDoc> => ({
   ...operation.responses,
   ...(operation.path.startsWith('/api') ? COMMON_RESPONSES : {}),
 });

@@ -58,7 +58,7 @@ export const BODY_ERRORS = {
   code: { invalidJson: 'invalid_json', tooLarge: 'request_too_large', validation: 'validation_failed' },
 } as const;
 
-export const validationBody = (style: keyof typeof BODY_ERRORS) =>
+const validationBody = (style: keyof typeof BODY_ERRORS) =>
   errorBody(BODY_ERRORS[style].validation, { details: validationDetailsSchema });
 
 // ---------------------------------------------------------------- response headers

@@ -43,7 +43,7 @@ async function* mapPages<T, U>(pages: AsyncIterable<T[]>, map: (item: T) => U): 
   for await (const page of pages) yield page.map(map);
 }
 
-export const conversationJson = (c: Conversation) => ({
+const conversationJson = (c: Conversation) => ({
   id: c.id,
   sessionId: c.sessionId,
   messageCount: c.messageCount,

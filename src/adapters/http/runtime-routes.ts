@@ -23,10 +23,10 @@ export interface RuntimeRouteDeps {
   captureLead: ReturnType<typeof makeCaptureLead>;
 }
 
-export const RUNTIME_BODY_LIMIT = 512 * 1024;
+const RUNTIME_BODY_LIMIT = 512 * 1024;
 
 /** Where the avatar route below serves a bot's picture. */
-export const avatarPath = (botId: string) => `/api/avatars/${botId}.svg`;
+const avatarPath = (botId: string) => `/api/avatars/${botId}.svg`;
 
 /** The config view as the API shows it: with the URL path of the bot's avatar as `image`. */
 export const withAvatarUrl = <View extends { id: string }>(view: View) => ({ ...view, image: avatarPath(view.id) });

@@ -32,9 +32,9 @@ export const knowledgeBody = z.object(
   OBJECT_EXPECTED,
 );
 
-export const chatRole = z.enum(['user', 'assistant'], { error: "Must be 'user' or 'assistant'" });
+const chatRole = z.enum(['user', 'assistant'], { error: "Must be 'user' or 'assistant'" });
 
-export const transcriptMessage = z.object(
+const transcriptMessage = z.object(
   { role: chatRole, content: boundedText(1, 8_000) },
   { error: 'Expected an object { role, content }' },
 );

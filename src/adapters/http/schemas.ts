@@ -87,7 +87,7 @@ export const signOutBody = z.object({
 // ---------------------------------------------------------------- bots
 
 /** Fields that look like an LLM key: refused, so a key can never be stored with the bot. */
-export const KEY_LIKE_FIELDS = ['apiKey', 'llmApiKey', 'api_key', 'key', 'x-llm-api-key'] as const;
+const KEY_LIKE_FIELDS = ['apiKey', 'llmApiKey', 'api_key', 'key', 'x-llm-api-key'] as const;
 
 const optionalText = (max: number) =>
   z

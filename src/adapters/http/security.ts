@@ -3,7 +3,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { ownOrigin } from '../own-origin.ts';
 import { PROTOCOL, reply } from './http-errors.ts';
 
-export const parseCookies = (header: string | undefined): Map<string, string> => {
+const parseCookies = (header: string | undefined): Map<string, string> => {
   const cookies = new Map<string, string>();
   for (const part of (header ?? '').split(';')) {
     const index = part.indexOf('=');

@@ -17,7 +17,7 @@ import {
 } from './call-policy.ts';
 import { httpFetch } from './http-fetch.ts';
 
-export const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
+const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
 
 export interface AnthropicLlmGatewayOptions {
   baseURL?: string;

@@ -4,7 +4,7 @@ import { completeWithPolicy } from './call-policy.ts';
 import { chatCompletionBody, chatCompletionText, classifyOpenAiError } from './openai-llm-gateway.ts';
 import { httpFetch } from './http-fetch.ts';
 
-export const AZURE_DEFAULT_API_VERSION = '2024-10-21';
+const AZURE_DEFAULT_API_VERSION = '2024-10-21';
 
 export interface AzureOpenAiLlmGatewayOptions {
   timeoutMs: number;

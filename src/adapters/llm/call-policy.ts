@@ -199,7 +199,7 @@ export function parseRetryAfter(value: string | null | undefined, now: Date = ne
   return Math.max(0, Math.ceil((date - now.getTime()) / 1000));
 }
 
-export function toLlmFailure(failure: ProviderFailure): LlmResponse {
+function toLlmFailure(failure: ProviderFailure): LlmResponse {
   switch (failure.kind) {
     case 'unauthorized':
       return { ok: false, error: 'invalid_llm_key' };

@@ -17,7 +17,7 @@ import {
   type ProviderFailure,
 } from './call-policy.ts';
 
-export const GOOGLE_DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com';
+const GOOGLE_DEFAULT_BASE_URL = 'https://generativelanguage.googleapis.com';
 
 export interface GoogleLlmGatewayOptions {
   baseURL?: string;

@@ -16,7 +16,7 @@ const fetchFailed = (cause: unknown) => new TypeError('fetch failed', { cause })
  * transport failure, but the call policy does not retry it: a second try would buffer as
  * much again for the same answer.
  */
-export class AnswerTooLargeError extends Error {
+class AnswerTooLargeError extends Error {
   constructor() {
     super('provider answer too large');
     this.name = 'AnswerTooLargeError';

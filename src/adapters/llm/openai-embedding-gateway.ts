@@ -5,7 +5,7 @@ import { callWithPolicy, MalformedAnswerError, toEmbeddingFailure } from './call
 import { classifyOpenAiError, OPENAI_DEFAULT_BASE_URL } from './openai-llm-gateway.ts';
 import { httpFetch } from './http-fetch.ts';
 
-export const DEFAULT_EMBEDDING_MODEL = 'text-embedding-3-small';
+const DEFAULT_EMBEDDING_MODEL = 'text-embedding-3-small';
 
 export interface OpenAiEmbeddingGatewayOptions {
   baseURL?: string;

@@ -10,7 +10,7 @@ export interface NodemailerMailerOptions {
 }
 
 /** A delivery failure that names what failed without the SMTP URL, credentials or message. */
-export class MailDeliveryError extends Error {
+class MailDeliveryError extends Error {
   constructor(readonly code: string) {
     super(`SMTP delivery failed (${code})`);
     this.name = 'MailDeliveryError';

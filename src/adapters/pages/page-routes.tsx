@@ -19,7 +19,7 @@ export interface PageRouteDeps {
 }
 
 /** Built by scripts/build-assets.mjs; the same path from src/ and from a compiled dist/. */
-export const PUBLIC_DIR = new URL('../../../dist/public/', import.meta.url);
+const PUBLIC_DIR = new URL('../../../dist/public/', import.meta.url);
 
 /** `?v=<content hash>` makes the assets cacheable for a year: a new build is a new URL. */
 const versioned = (file: string) => {

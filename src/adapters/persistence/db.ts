@@ -45,7 +45,7 @@ const CONNECTION_ERROR_CODES = new Set([
   '53300', // too_many_connections
 ]);
 
-export const isConnectionError = (error: unknown): boolean => {
+const isConnectionError = (error: unknown): boolean => {
   if (!(error instanceof Error)) return false;
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string' && (CONNECTION_ERROR_CODES.has(code) || code.startsWith('08'))) return true;

@@ -1,7 +1,7 @@
 import type { SignInThrottle } from '../../application/ports.ts';
 import type { Queryable } from './db.ts';
 
-export const SIGN_IN_WINDOW_MS = 15 * 60_000;
+const SIGN_IN_WINDOW_MS = 15 * 60_000;
 
 const windowStart = (now: Date) => new Date(Math.floor(now.getTime() / SIGN_IN_WINDOW_MS) * SIGN_IN_WINDOW_MS);
 

@@ -12,7 +12,7 @@ export interface Batching {
   queueTimeoutMs: number;
 }
 
-export const DEFAULT_BATCHING: Batching = { maxInFlight: 2, maxBatch: 64, queueTimeoutMs: 5_000 };
+const DEFAULT_BATCHING: Batching = { maxInFlight: 2, maxBatch: 64, queueTimeoutMs: 5_000 };
 
 /**
  * A batch's rows put back in request order, for statements that unnest their arrays WITH

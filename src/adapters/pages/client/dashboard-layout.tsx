@@ -29,7 +29,7 @@ const notificationLink = (item: Notification): string | null => {
 };
 
 /** The bell: unread count, the latest notifications in words, mark one or all as read. */
-export const NotificationBell = (p: { initial?: NotificationList | undefined }) => {
+const NotificationBell = (p: { initial?: NotificationList | undefined }) => {
   const [open, setOpen] = useState(false);
   const [items, setItems] = useState<Notification[]>(p.initial?.items ?? []);
   const [unread, setUnread] = useState(p.initial?.unreadCount ?? 0);
