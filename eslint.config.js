@@ -50,16 +50,16 @@ export default tseslint.config(
   {
     files: ['src/**/*.{ts,tsx}'],
     plugins: { boundaries },
-    rules: { 'boundaries/adapter-folders': ['error', {}] },
+    rules: { 'boundaries/adapter-folders': 'error' },
   },
   {
     files: ['packages/**/*.{ts,tsx,js,mjs}'],
     plugins: { boundaries },
-    rules: { 'boundaries/package-imports': ['error', {}] },
+    rules: { 'boundaries/package-imports': 'error' },
   },
   {
     files: ['src/**/*.{ts,tsx}', 'scripts/**/*.{ts,mjs}', 'test/**/*.{ts,tsx}'],
     plugins: { boundaries },
-    rules: { 'boundaries/packages-by-name': ['error', {}] },
+    rules: { 'boundaries/packages-by-name': 'error' },
   },
 );

@@ -72,25 +72,8 @@ const undeclaredSubpath = (packages, source) => {
   return `${scope}/${name} does not export ${subpath}: import the package by its name (or a subpath its package.json exports).`;
 };
 
-/** `allow` option: [{ from, to }] repo-relative paths of imports tolerated for now. */
-const allowed = (context, from, to) =>
-  (context.options[0]?.allow ?? []).some((entry) => entry.from === from && entry.to === to);
-
-const allowOption = [
-  {
-    type: 'object',
-    properties: {
-      allow: {
-        type: 'array',
-        items: { type: 'object', properties: { from: { type: 'string' }, to: { type: 'string' } }, required: ['from', 'to'] },
-      },
-    },
-    additionalProperties: false,
-  },
-];
-
 const adapterFolders = {
-  meta: { type: 'problem', schema: allowOption, docs: { description: 'One adapter folder does not import another.' } },
+  meta: { type: 'problem', schema: [], docs: { description: 'One adapter folder does not import another.' } },
   create(context) {
     const from = repoPath(context.cwd, context.filename);
     const parts = from.split('/');
@@ -101,7 +84,6 @@ const adapterFolders = {
       if (!to) return;
       const target = to.split('/');
       if (target[0] !== 'src' || target[1] !== 'adapters' || target.length < 4 || target[2] === ownFolder) return;
-      if (allowed(context, from, to)) return;
       context.report({
         node,
         message: ownFolder
@@ -113,7 +95,7 @@ const adapterFolders = {
 };
 
 const packageImports = {
-  meta: { type: 'problem', schema: allowOption, docs: { description: 'A package imports only its own files and other packages by name.' } },
+  meta: { type: 'problem', schema: [], docs: { description: 'A package imports only its own files and other packages by name.' } },
   create(context) {
     const from = repoPath(context.cwd, context.filename);
     const parts = from.split('/');
@@ -123,7 +105,7 @@ const packageImports = {
     return onImports((source, node) => {
       const to = landing(context, source);
       if (to !== null) {
-        if (to.startsWith(own) || allowed(context, from, to)) return;
+        if (to.startsWith(own)) return;
         context.report({ node, message: `${source} leaves ${own}: a package imports src/ never, and other packages by name only.` });
         return;
       }
@@ -134,7 +116,7 @@ const packageImports = {
 };
 
 const packagesByName = {
-  meta: { type: 'problem', schema: allowOption, docs: { description: 'Packages are imported by name, not by a path into packages/.' } },
+  meta: { type: 'problem', schema: [], docs: { description: 'Packages are imported by name, not by a path into packages/.' } },
   create(context) {
     const from = repoPath(context.cwd, context.filename);
     if (from.startsWith('packages/')) return {};
@@ -142,7 +124,7 @@ const packagesByName = {
     return onImports((source, node) => {
       const to = landing(context, source);
       if (to !== null) {
-        if (!to.startsWith('packages/') || allowed(context, from, to)) return;
+        if (!to.startsWith('packages/')) return;
         context.report({ node, message: `${source} reaches into packages/: import the package by its name (${SCOPE}...).` });
         return;
       }
