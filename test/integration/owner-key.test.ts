@@ -1,5 +1,8 @@
 import { execFile } from 'node:child_process';
 import { existsSync } from 'node:fs';
+import { mkdtemp, rm, stat } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
@@ -7,6 +10,8 @@ import { type FakeLlmProvider, fakeReply, HttpClient, signedInClient, startFakeL
 import { EnvelopeVault, masterKeyId, parseMasterKey } from '../../src/adapters/crypto/envelope-vault.ts';
 import { Db } from '../../src/adapters/persistence/db.ts';
 import { rewrapOwnerKeys } from '../../src/adapters/persistence/pg-owner-key-repository.ts';
+import { parseConfig } from '../../src/adapters/config.ts';
+import { masterKeysFor } from '../../src/startup.ts';
 import { startTestApp, TEST_MASTER_KEY, type TestApp } from '../support/test-app.ts';
 import { useTwoInstanceDatabase } from '../support/test-database.ts';
 
@@ -88,6 +93,28 @@ describe('envelope encryption', () => {
     expect(() => new EnvelopeVault([randomBytes(32)]).open('user-a', sealed)).toThrow(/no master key/);
     // A fresh data key each time: sealing the same key twice gives different bytes.
     expect(Buffer.from(vault.seal('user-a', OWNER_KEY).ciphertext).equals(Buffer.from(sealed.ciphertext))).toBe(false);
+  });
+
+  it('the master key: generated once into DATA_DIR in development (0600), taken from KEY_ENCRYPTION_KEY otherwise, required in production', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'careerbot-master-key-'));
+    try {
+      const development = parseConfig({ DATA_DIR: dataDir });
+      if (!development.ok) throw new Error(development.message);
+      const [generated] = await masterKeysFor(development.config);
+      expect(parseMasterKey(generated!)).toHaveLength(32);
+      expect((await stat(path.join(dataDir, 'key-encryption-key'))).mode & 0o777).toBe(0o600);
+      expect(await masterKeysFor(development.config)).toEqual([generated]);
+      const given = parseConfig({ DATA_DIR: dataDir, KEY_ENCRYPTION_KEY: TEST_MASTER_KEY, KEY_ENCRYPTION_KEY_PREVIOUS: generated });
+      if (!given.ok) throw new Error(given.message);
+      expect(await masterKeysFor(given.config)).toEqual([TEST_MASTER_KEY, generated]);
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
+    const production = parseConfig({ NODE_ENV: 'production', SESSION_SECRET: 'x'.repeat(40) });
+    expect(production.ok).toBe(false);
+    expect(!production.ok && production.message).toContain('KEY_ENCRYPTION_KEY: is required when NODE_ENV=production');
+    const malformed = parseConfig({ KEY_ENCRYPTION_KEY: 'too-short' });
+    expect(!malformed.ok && malformed.message).toContain('KEY_ENCRYPTION_KEY: must be 32 bytes');
   });
 
   it('a dump of the database holds no key: pg_dump, searched for the canary in every form', async () => {

@@ -74,7 +74,11 @@ export const OverviewPage = (p: { origin: string; initial?: Overview | null | un
       )}
       <section class="card" aria-labelledby="share">
         <h2 id="share">Share your bot</h2>
-        <p>Its public page, where a visitor chats with their own provider key:</p>
+        <p>
+          {p.ownerKey?.key?.enabled && !p.ownerKey.key.paused
+            ? 'Its public page, where a visitor chats with no key of their own (your key answers):'
+            : 'Its public page, where a visitor chats with their own provider key:'}
+        </p>
         <p class="copy-row">
           <a href={publicLink}>{publicLink}</a> <CopyButton text={publicLink} label="Copy link" />
         </p>
