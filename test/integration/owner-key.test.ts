@@ -209,7 +209,11 @@ describe('the owner API: set, replace, remove, read', () => {
     const { client } = await signedInClient(app.baseUrl);
     expect((await saveKey(client)).json).toEqual({ error: 'Save your bot first: the key is for its provider' });
     const { owner } = await ownerWithBot({ llmProvider: 'azure', llmModel: 'dep' });
-    expect((await saveKey(owner)).json).toEqual({ error: 'An Azure OpenAI endpoint is required' });
+    expect((await saveKey(owner)).json).toEqual({ error: 'A valid Azure OpenAI endpoint is required (https, on an allowed host)' });
+    const offList = await saveKey(owner, { apiKey: OWNER_KEY, azureEndpoint: 'https://evil.example.com' });
+    expect(offList.json).toEqual({ error: 'A valid Azure OpenAI endpoint is required (https, on an allowed host)' });
+    expect(provider.requests).toHaveLength(0);
+    expect(keep(await owner.get('/api/account/llm-key')).json.key).toBeNull();
     const invalid = await saveKey(owner, { apiKey: 'short' });
     expect(invalid.status).toBe(400);
     expect(invalid.json.error).toBe('Validation failed');

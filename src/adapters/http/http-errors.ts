@@ -163,7 +163,7 @@ export const ownerKeyErrorReply = (error: OwnerKeyError): HttpReply => {
     case 'no_provider':
       return { status: 400, body: { error: 'Save your bot first: the key is for its provider' } };
     case 'missing_azure_endpoint':
-      return { status: 400, body: { error: 'An Azure OpenAI endpoint is required' } };
+      return { status: 400, body: { error: 'A valid Azure OpenAI endpoint is required (https, on an allowed host)' } };
     case 'key_refused':
       return { status: 400, body: { error: 'The provider refused this key' } };
     case 'no_owner_key':

@@ -114,7 +114,7 @@ export const ownerKeyOperations: OperationDoc[] = [
         bodies: [
           errorBody('Save your bot first: the key is for its provider'),
           errorBody('The provider refused this key'),
-          errorBody('An Azure OpenAI endpoint is required'),
+          errorBody('A valid Azure OpenAI endpoint is required (https, on an allowed host)'),
         ],
       }),
       401: unauthorized,

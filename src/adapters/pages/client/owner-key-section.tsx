@@ -121,6 +121,12 @@ export const OwnerKeySection = (p: { initial?: OwnerKeyView | null | undefined; 
             <dl class="owner-key-status">
               <dt>Provider</dt>
               <dd>{PROVIDER_NAMES[key.provider] ?? key.provider}</dd>
+              {key.azureEndpoint && (
+                <>
+                  <dt>Endpoint</dt>
+                  <dd>{key.azureEndpoint}</dd>
+                </>
+              )}
               <dt>Key</dt>
               <dd>…{key.lastFour}</dd>
               <dt>Added</dt>
