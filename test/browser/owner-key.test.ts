@@ -96,6 +96,16 @@ describe.runIf(browserAvailable())('answering with the owner’s key, in Chromiu
     await page.getByRole('button', { name: /Notifications/ }).click();
     await page.getByText(/Your key answered its 2 messages for today/).waitFor();
     await shoot(page, 'dashboard-owner-key');
+
+    // The owner removes the key: the public page asks visitors for theirs again.
+    await page.goto('/dashboard/settings');
+    const settings = page.getByRole('region', { name: 'Answer with my key' });
+    await settings.getByRole('button', { name: 'Remove key' }).click();
+    await settings.getByRole('button', { name: 'Yes, remove it' }).click();
+    await settings.getByText('Key removed.').waitFor();
+    expect(await settings.getByText(`…${OWNER_KEY.slice(-4)}`).count()).toBe(0);
+    await recruiter.page.reload();
+    expect(await recruiter.page.getByLabel('Your OpenAI API key').isVisible()).toBe(true);
     expect(world.app.logs.text()).not.toContain(OWNER_KEY);
     for (const tab of [owner, recruiter, visitor]) {
       expectNoProblems(tab);
