@@ -6,7 +6,7 @@ import { errorSummary } from './adapters/logger.ts';
 import { clusterMetrics } from './adapters/metrics/metrics.ts';
 import type { EmbeddedPostgres } from './adapters/persistence/embedded-postgres.ts';
 import { closeServer, finalStop, onStopSignals, SHUTDOWN_GRACE_MS } from './shutdown.ts';
-import { listenForMetrics, openMigratedDatabase, sessionSecretFor } from './startup.ts';
+import { listenForMetrics, masterKeysFor, openMigratedDatabase, sessionSecretFor } from './startup.ts';
 
 /**
  * WEB_CONCURRENCY > 1: this primary opens the database (starting the embedded PostgreSQL
@@ -44,7 +44,7 @@ export const runPrimary = async (config: Config, logger: Logger) => {
     embedded = database.embedded;
     const sessionSecret = await sessionSecretFor(config);
     // The workers find the database and the secret in their environment.
-    const workerEnv = { DATABASE_URL: database.url, SESSION_SECRET: sessionSecret };
+    const workerEnv = { DATABASE_URL: database.url, SESSION_SECRET: sessionSecret, KEY_ENCRYPTION_KEY: (await masterKeysFor(config))[0] };
     const fork = () => cluster.fork(workerEnv);
     cluster.on('exit', (worker, code, signal) => {
       if (stopping) return;

@@ -23,6 +23,13 @@ import {
   makeMarkNotificationRead,
   makeUpdateAccountSettings,
 } from './application/owner-lists.ts';
+import {
+  makeGetOwnerKey,
+  makeOwnerKeyPayer,
+  makeRemoveOwnerKey,
+  makeSaveOwnerKey,
+  makeUpdateOwnerKeySettings,
+} from './application/owner-llm-key.ts';
 import { makeRegisterUser } from './application/register-user.ts';
 import { makeSendChatMessage } from './application/send-chat-message.ts';
 import { makeSignIn } from './application/sign-in.ts';
@@ -55,6 +62,9 @@ import { PgRateLimiter } from './adapters/persistence/pg-rate-limiter.ts';
 import { createPgSessionStore } from './adapters/persistence/pg-session-store.ts';
 import { PgSignInThrottle } from './adapters/persistence/pg-sign-in-throttle.ts';
 import { PgUserRepository } from './adapters/persistence/pg-user-repository.ts';
+import { PgOwnerKeyRepository } from './adapters/persistence/pg-owner-key-repository.ts';
+import { EnvelopeVault, parseMasterKey } from './adapters/crypto/envelope-vault.ts';
+import { masterKeysFor } from './startup.ts';
 import { isServiceUnavailable } from './adapters/persistence/service-unavailable.ts';
 
 const pgRepositories = (q: Queryable): Repositories => ({
@@ -124,6 +134,10 @@ export const createService = async (deps: ServiceDeps) => {
   const metrics = new ServiceMetrics(() => ({ total: db.pool.totalCount, idle: db.pool.idleCount, waiting: db.pool.waitingCount }));
   // Lead e-mails leave after the answer: shutdown waits for those still being sent.
   const mailer = new InFlightMailer(new MeteredMailer(mailerFor(config, logger), metrics));
+  // The owner's provider key: sealed under a data key wrapped by KEY_ENCRYPTION_KEY.
+  const vault = new EnvelopeVault((await masterKeysFor(config)).map((key) => parseMasterKey(key)!));
+  const ownerKeys = new PgOwnerKeyRepository(db);
+  const gateways = llmGateways(config, metrics);
 
   // The message filter, with its scorer's model loaded once for the process, and the reply cleaner.
   const { checkVisitorMessage } = createMessageCheck(SCORER_MODEL);
@@ -146,18 +160,23 @@ export const createService = async (deps: ServiceDeps) => {
       updateAccountSettings: makeUpdateAccountSettings({ users: repos.users }),
       sendChatMessage: makeSendChatMessage({
         admission: new PgChatAdmission(db),
-        gateways: llmGateways(config, metrics),
+        gateways,
         checkMessage: checkVisitorMessage,
         cleanReply: sanitizeReply,
         clock,
+        ownerKey: makeOwnerKeyPayer({ ownerKeys, vault, notifications: repos.notifications, clock }),
       }),
+      getOwnerKey: makeGetOwnerKey({ ownerKeys, clock }),
+      saveOwnerKey: makeSaveOwnerKey({ ownerKeys, clock, users: repos.users, vault, gateways }),
+      removeOwnerKey: makeRemoveOwnerKey({ ownerKeys }),
+      updateOwnerKeySettings: makeUpdateOwnerKeySettings({ ownerKeys, clock }),
       mintBotToken: makeMintBotToken({ bots: repos.bots, tokens: repos.tokens, clock }),
       listBotTokens: makeListBotTokens({ bots: repos.bots, tokens: repos.tokens }),
       revokeBotToken: makeRevokeBotToken({ bots: repos.bots, tokens: repos.tokens, clock }),
       authenticateBotToken: makeAuthenticateBotToken({ tokens: repos.tokens, clock }),
       getBotConfig: makeGetBotConfig(),
       getBotAvatar: makeGetBotAvatar({ bots: repos.bots }),
-      getPublicBot: makeGetPublicBot({ bots: repos.bots }),
+      getPublicBot: makeGetPublicBot({ bots: repos.bots, ownerKeys }),
       retrieveKnowledge: makeRetrieveKnowledge({ limiter, gateway: embeddingGateway, cache: repos.embeddings, clock }),
       saveConversation: makeSaveConversation({ limiter, conversations: repos.conversations, transactor, clock }),
       captureLead: makeCaptureLead({

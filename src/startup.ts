@@ -14,15 +14,25 @@ import { startEmbeddedPostgres } from './adapters/persistence/embedded-postgres.
 const EMBEDDED_DATABASE = 'careerbot';
 
 /** SESSION_SECRET; in development, a secret generated once and kept in DATA_DIR. */
-export const sessionSecretFor = async (config: Config) => config.SESSION_SECRET ?? (await developmentSessionSecret(config.DATA_DIR));
+export const sessionSecretFor = async (config: Config) => config.SESSION_SECRET ?? (await developmentSecret(config.DATA_DIR, 'session-secret'));
 
-const developmentSessionSecret = async (dataDir: string) => {
-  const file = path.join(dataDir, 'session-secret');
+/** 32 random bytes as hex, generated once into `dataDir/name` (mode 0600) and read back afterwards. */
+const developmentSecret = async (dataDir: string, name: string) => {
+  const file = path.join(dataDir, name);
   if (existsSync(file)) return (await readFile(file, 'utf8')).trim();
   const secret = randomBytes(32).toString('hex');
   await mkdir(dataDir, { recursive: true });
   await writeFile(file, `${secret}\n`, { mode: 0o600 });
   return secret;
+};
+
+/**
+ * The master keys of the owners' provider keys: KEY_ENCRYPTION_KEY (in development, one
+ * generated once and kept in DATA_DIR, like the session secret), then the previous ones.
+ */
+export const masterKeysFor = async (config: Config) => {
+  const current = config.KEY_ENCRYPTION_KEY ?? (await developmentSecret(config.DATA_DIR, 'key-encryption-key'));
+  return [current, ...config.KEY_ENCRYPTION_KEY_PREVIOUS];
 };
 
 const ensureDatabase = async (serverUrl: string, name: string) => {

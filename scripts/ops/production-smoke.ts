@@ -40,6 +40,7 @@ const main = async () => {
         ...env,
         NODE_ENV: 'production',
         SESSION_SECRET: 'production-smoke-session-secret-0123456789abcdef',
+        KEY_ENCRYPTION_KEY: 'b'.repeat(64),
         PORT: String(port),
         HOST: '127.0.0.1',
         OPENAI_BASE_URL: provider.baseUrls.openai,

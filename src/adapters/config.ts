@@ -50,6 +50,9 @@ const origin = z.string().transform((value, ctx) => {
   }
 });
 
+/** 32 bytes: 64 hex digits, or base64 (standard or URL-safe). */
+const MASTER_KEY_PATTERN = /^(?:[0-9a-fA-F]{64}|[A-Za-z0-9+/_-]{43}=?)$/;
+
 export const configSchema = z
   .object({
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
@@ -71,6 +74,16 @@ export const configSchema = z
       .optional()
       .transform((value) => value || undefined)
       .pipe(z.string().min(32, { message: 'must be at least 32 characters' }).optional()),
+    /** The master key that wraps the data keys of owners' provider keys: 32 bytes as 64 hex digits or base64. */
+    KEY_ENCRYPTION_KEY: z
+      .string()
+      .optional()
+      .transform((value) => value?.trim() || undefined)
+      .pipe(z.string().regex(MASTER_KEY_PATTERN, { message: 'must be 32 bytes as 64 hex digits or base64 (openssl rand -base64 32)' }).optional()),
+    /** Previous master keys, comma-separated, kept to open what they wrapped until the rotation command has run. */
+    KEY_ENCRYPTION_KEY_PREVIOUS: list('').pipe(
+      z.array(z.string().regex(MASTER_KEY_PATTERN, { message: 'each must be 32 bytes as 64 hex digits or base64' })),
+    ),
     SESSION_COOKIE_NAME: z
       .string()
       .regex(/^[A-Za-z0-9._-]+$/, { message: 'may only contain letters, digits, dot, dash and underscore' })
@@ -118,6 +131,9 @@ export const parseConfig = (env: NodeJS.ProcessEnv): ConfigResult => {
   // Checked on the raw environment so it is reported together with every other problem.
   if (env.NODE_ENV === 'production' && !env.SESSION_SECRET) {
     lines.push('  SESSION_SECRET: is required when NODE_ENV=production');
+  }
+  if (env.NODE_ENV === 'production' && !env.KEY_ENCRYPTION_KEY?.trim()) {
+    lines.push('  KEY_ENCRYPTION_KEY: is required when NODE_ENV=production');
   }
   if (parsed.success && lines.length === 0) return { ok: true, config: parsed.data };
   return { ok: false, message: `Invalid configuration:\n${lines.join('\n')}` };

@@ -1,7 +1,8 @@
 import { avatarSvg } from '../domain/avatar.ts';
 import { err, ok, type Result } from '../domain/result.ts';
 import type { Bot, DeploymentMode, LlmProvider, Personality } from '../domain/types.ts';
-import type { BotRepository } from './ports.ts';
+import { ownerKeyAnswers } from './owner-llm-key.ts';
+import type { BotRepository, OwnerKeyRepository } from './ports.ts';
 
 /** What a self-hosted widget needs to render the bot (the HTTP adapter adds the avatar's URL). */
 export interface BotConfigView {
@@ -43,6 +44,8 @@ export const makeGetBotAvatar =
 export interface PublicBot {
   view: BotConfigView;
   llmProvider: LlmProvider;
+  /** The owner's key answers a visitor who brings none. */
+  ownerKeyAnswers: boolean;
 }
 
 /**
@@ -51,8 +54,10 @@ export interface PublicBot {
  * unknown) is not found.
  */
 export const makeGetPublicBot =
-  (d: { bots: BotRepository }) =>
+  (d: { bots: BotRepository; ownerKeys?: OwnerKeyRepository }) =>
   async (botId: string): Promise<Result<PublicBot, { type: 'bot_not_found' }>> => {
     const target = await d.bots.findChatTarget(botId);
-    return target ? ok({ view: botConfigView(target.bot), llmProvider: target.provider }) : err({ type: 'bot_not_found' });
+    if (!target) return err({ type: 'bot_not_found' });
+    const ownerKey = d.ownerKeys ? await d.ownerKeys.status(target.bot.userId) : null;
+    return ok({ view: botConfigView(target.bot), llmProvider: target.provider, ownerKeyAnswers: ownerKeyAnswers(ownerKey, target.provider) });
   };

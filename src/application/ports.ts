@@ -273,6 +273,8 @@ export interface LlmRequest {
   /** Azure only. */
   azureEndpoint?: string;
   azureApiVersion?: string;
+  /** Whose key this is, for the metrics (visitor when unset). */
+  payer?: 'owner' | 'visitor';
 }
 
 export type LlmResponse =
@@ -305,4 +307,68 @@ export interface MailMessage {
 
 export interface Mailer {
   send(message: MailMessage): Promise<void>;
+}
+
+// ---------------------------------------------------------------- the owner's provider key
+
+/** A secret sealed by envelope encryption: opaque bytes, and which master key wrapped its data key. */
+export interface SealedSecret {
+  ciphertext: Uint8Array;
+  iv: Uint8Array;
+  authTag: Uint8Array;
+  wrappedDataKey: Uint8Array;
+  masterKeyId: string;
+  masterKeyVersion: number;
+}
+
+/**
+ * Seals and opens an account's secret. `owner` (the account id) is bound to both layers,
+ * so a sealed secret copied onto another account does not open.
+ */
+export interface SecretVault {
+  seal(owner: string, secret: string): SealedSecret;
+  open(owner: string, sealed: SealedSecret): string;
+}
+
+/** What the owner and the pages may see of the stored key: never the key. */
+export interface OwnerKeyStatus {
+  provider: LlmProvider;
+  azureEndpoint: string | null;
+  lastFour: string;
+  checked: boolean;
+  enabled: boolean;
+  pausedAt: Date | null;
+  dailyCap: number;
+  createdAt: Date;
+  updatedAt: Date;
+}
+
+export interface OwnerKeyRecord extends OwnerKeyStatus {
+  sealed: SealedSecret;
+}
+
+export interface NewOwnerKey {
+  provider: LlmProvider;
+  azureEndpoint: string | null;
+  lastFour: string;
+  checked: boolean;
+  sealed: SealedSecret;
+}
+
+export interface OwnerKeyRepository {
+  /** Stores or replaces the account's key; a replaced key un-pauses, keeps `enabled` and the cap. */
+  save(userId: string, key: NewOwnerKey, now: Date): Promise<OwnerKeyStatus>;
+  remove(userId: string): Promise<boolean>;
+  status(userId: string): Promise<OwnerKeyStatus | null>;
+  /** The sealed key with its status: only the chat path reads it. */
+  findForChat(userId: string): Promise<OwnerKeyRecord | null>;
+  updateSettings(userId: string, patch: { enabled?: boolean; dailyCap?: number }, now: Date): Promise<OwnerKeyStatus | null>;
+  /** Pauses answering with the key; true only for the call that paused it. */
+  pause(userId: string, now: Date): Promise<boolean>;
+  /**
+   * Counts one answer on `day` if fewer than `cap` were counted, atomically (exact across
+   * instances); returns the count including it, or null when the cap was already reached.
+   */
+  countAnswer(userId: string, day: string, cap: number): Promise<number | null>;
+  usage(userId: string, today: string): Promise<{ today: number; last30Days: number }>;
 }

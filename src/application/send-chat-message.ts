@@ -4,6 +4,7 @@ import { err, ok, type Result } from '../domain/result.ts';
 import { buildSystemPrompt } from '@careerbot/prompt';
 import type { LlmProvider } from '../domain/types.ts';
 import type { ChatAdmission, Clock, LlmGateway, RateLimitScope } from './ports.ts';
+import type { ChatKey, OwnerKeyPayer } from './owner-llm-key.ts';
 
 const CHAT_MAX_OUTPUT_TOKENS = 800;
 const CHAT_TEMPERATURE = 0.3;
@@ -11,6 +12,7 @@ const CHAT_TEMPERATURE = 0.3;
 export interface ChatInput {
   botId: string;
   message: string;
+  /** The visitor's key; empty when they bring none. */
   apiKey: string;
   azureEndpoint?: string;
   azureApiVersion?: string;
@@ -21,6 +23,7 @@ export type ChatError =
   | { type: 'rate_limit'; scope: RateLimitScope; resetAt: number }
   | { type: 'blocked'; reason: BlockReason }
   | { type: 'missing_llm_key' }
+  | { type: 'owner_key_daily_cap'; resetAt: number }
   | { type: 'invalid_llm_key' }
   | { type: 'provider_rate_limit'; retryAfterSeconds?: number }
   | { type: 'provider_unavailable' };
@@ -40,6 +43,7 @@ export const makeSendChatMessage =
     checkMessage: (text: string) => MessageVerdict;
     /** The guardrails' reply cleaner (createReplyCleaner), made once by the composer. */
     cleanReply: (reply: string, context: ReplyContext) => string;
+    ownerKey?: OwnerKeyPayer;
   }) =>
   async (input: ChatInput): Promise<Result<{ reply: string }, ChatError>> => {
     // 6-8 in one round trip: an unknown, inactive or ownerless bot look the same and
@@ -53,21 +57,34 @@ export const makeSendChatMessage =
     const verdict = d.checkMessage(input.message);
     if (verdict.blocked) return err({ type: 'blocked', reason: verdict.reason });
 
-    // 10: the owner's provider and model decide; the caller cannot choose them.
-    if (target.provider === 'azure' && !input.azureEndpoint?.trim()) return err({ type: 'missing_llm_key' });
+    // 10: who pays: the visitor's key wins; else the owner's, if switched on; else missing_llm_key.
+    // The owner's provider and model decide; the caller cannot choose them.
+    const paid: Result<ChatKey, ChatError> = input.apiKey
+      ? ok({ apiKey: input.apiKey, azureEndpoint: input.azureEndpoint?.trim(), payer: 'visitor' })
+      : d.ownerKey
+        ? await d.ownerKey.pay(target, d.clock.now())
+        : err({ type: 'missing_llm_key' });
+    if (!paid.ok) return paid;
+    const key = paid.value;
+    if (target.provider === 'azure' && !key.azureEndpoint) return err({ type: 'missing_llm_key' });
     const system = buildSystemPrompt(target.bot);
 
     // 11
     const answer = await d.gateways[target.provider].complete({
       model: target.model,
-      apiKey: input.apiKey,
+      apiKey: key.apiKey,
       system,
       message: input.message,
       maxTokens: CHAT_MAX_OUTPUT_TOKENS,
       temperature: CHAT_TEMPERATURE,
-      azureEndpoint: input.azureEndpoint?.trim(),
+      azureEndpoint: key.azureEndpoint,
       azureApiVersion: input.azureApiVersion?.trim() || undefined,
+      payer: key.payer,
     });
+    if (!answer.ok && answer.error === 'invalid_llm_key' && key.payer === 'owner') {
+      await d.ownerKey?.refused(target);
+      return err({ type: 'missing_llm_key' });
+    }
     if (!answer.ok) {
       return err(
         answer.error === 'provider_rate_limit'
@@ -78,6 +95,6 @@ export const makeSendChatMessage =
 
     // 12-13
     return ok({
-      reply: d.cleanReply(answer.text, { systemPrompt: system, contextText: target.bot.contextText, callerKey: input.apiKey }),
+      reply: d.cleanReply(answer.text, { systemPrompt: system, contextText: target.bot.contextText, callerKey: key.apiKey }),
     });
   };

@@ -82,7 +82,7 @@ export interface Lead {
   capturedAt: Date;
 }
 
-export const NOTIFICATION_KINDS = ['conversation_started', 'lead_captured'] as const;
+export const NOTIFICATION_KINDS = ['conversation_started', 'lead_captured', 'owner_key_cap_reached', 'owner_key_refused'] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 export interface Notification {

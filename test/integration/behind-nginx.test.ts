@@ -6,7 +6,7 @@ import { startTestApp, type TestApp } from '../support/test-app.ts';
 import { awayFromWindowEnd, SIGN_IN_WINDOW_MS } from '../support/windows.ts';
 
 const PASSWORD = 'correct horse battery';
-const PRODUCTION = { NODE_ENV: 'production', SESSION_SECRET: 'behind-nginx-session-secret-0123456789abcdef' };
+const PRODUCTION = { NODE_ENV: 'production', SESSION_SECRET: 'behind-nginx-session-secret-0123456789abcdef', KEY_ENCRYPTION_KEY: 'a'.repeat(64) };
 
 /** Registers and signs in through `client`; returns the username. */
 const signIn = async (client: HttpsClient | HttpClient, headers: Record<string, string> = {}) => {

@@ -127,15 +127,16 @@ describe('POST /api/chat/{botId}: every error row, in the contract order', () =>
     ['absent', undefined],
     ['empty', ''],
     ['blank', '   '],
-  ])('400 missing_llm_key when the key header is %s, before the size check', async (_label, key) => {
+  ])('400 missing_llm_key when the key header is %s and the owner stored no key (the size check comes first)', async (_label, key) => {
     const headers: Record<string, string> = { 'content-type': 'application/json; charset=utf-8' };
     if (key !== undefined) headers['x-llm-api-key'] = key;
-    const response = await new HttpClient(app.baseUrl).request('POST', `/api/chat/${botId}`, {
-      body: JSON.stringify({ message: 'x'.repeat(20_000) }),
-      headers,
-    });
+    const client = new HttpClient(app.baseUrl);
+    const response = await client.request('POST', `/api/chat/${botId}`, { body: JSON.stringify({ message: 'Hello?' }), headers });
     expect(response.status).toBe(400);
     expect(response.json).toEqual({ error: 'missing_llm_key' });
+    // Who pays is known only once the bot is read: an oversized body is refused before.
+    const oversized = await client.request('POST', `/api/chat/${botId}`, { body: JSON.stringify({ message: 'x'.repeat(20_000) }), headers });
+    expect(oversized.status).toBe(413);
   });
 
   it('413 request_too_large on a declared size over 16,384 bytes, before JSON parsing', async () => {

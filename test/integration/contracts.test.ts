@@ -12,6 +12,8 @@ import { conversationRepositoryContract } from '../contracts/conversation-reposi
 import { embeddingCacheContract } from '../contracts/embedding-cache.contract.ts';
 import { leadRepositoryContract } from '../contracts/lead-repository.contract.ts';
 import { notificationRepositoryContract } from '../contracts/notification-repository.contract.ts';
+import { ownerKeyRepositoryContract } from '../contracts/owner-key-repository.contract.ts';
+import { PgOwnerKeyRepository } from '../../src/adapters/persistence/pg-owner-key-repository.ts';
 import { rateLimiterContract } from '../contracts/rate-limiter.contract.ts';
 import { createTestDatabase, type TestDatabase } from '../support/test-database.ts';
 
@@ -82,6 +84,12 @@ leadRepositoryContract(async () => {
 
 notificationRepositoryContract(async () => ({
   subject: new PgNotificationRepository(database.db),
+  userId: await insertUser(),
+  otherUserId: await insertUser(),
+}));
+
+ownerKeyRepositoryContract(async () => ({
+  subject: new PgOwnerKeyRepository(database.db),
   userId: await insertUser(),
   otherUserId: await insertUser(),
 }));

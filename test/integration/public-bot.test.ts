@@ -22,9 +22,9 @@ describe('GET /api/bots/{botId}/public', () => {
     const response = await anonymous.get(`/api/bots/${owner.botId}/public`, { origin: 'https://recruiter.example' });
     expect(response.status).toBe(200);
     const config = await owner.widget.get('/config');
-    expect(response.json).toEqual({ ...config.json, llmProvider: 'openai' });
+    expect(response.json).toEqual({ ...config.json, llmProvider: 'openai', ownerKeyAnswers: false });
     expect(Object.keys(response.json).sort()).toEqual(
-      ['deploymentMode', 'headline', 'id', 'image', 'isActive', 'llmProvider', 'loadingMessages', 'name', 'personality', 'suggestedQuestions', 'themeColor'].sort(),
+      ['deploymentMode', 'headline', 'id', 'image', 'isActive', 'llmProvider', 'loadingMessages', 'ownerKeyAnswers', 'name', 'personality', 'suggestedQuestions', 'themeColor'].sort(),
     );
     expect(response.text).not.toContain('PRIVATE-CONTEXT-CANARY');
     expect(response.text).not.toContain(owner.email);

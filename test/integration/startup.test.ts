@@ -28,7 +28,7 @@ describe('configuration', () => {
     });
     expect(result.ok).toBe(false);
     if (result.ok) return;
-    for (const name of ['PORT', 'LLM_TIMEOUT_MS', 'SESSION_SECRET', 'PUBLIC_URL', 'ALLOWED_ORIGINS', 'LOG_LEVEL']) {
+    for (const name of ['PORT', 'LLM_TIMEOUT_MS', 'SESSION_SECRET', 'KEY_ENCRYPTION_KEY', 'PUBLIC_URL', 'ALLOWED_ORIGINS', 'LOG_LEVEL']) {
       expect(result.message).toContain(`${name}`);
     }
   });

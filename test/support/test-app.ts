@@ -31,13 +31,15 @@ export interface TestAppOptions {
   database?: TestDatabase;
 }
 
-const TEST_SESSION_SECRET = 'test-session-secret-0123456789abcdef0123456789';
+export const TEST_SESSION_SECRET = 'test-session-secret-0123456789abcdef0123456789';
+/** The master key of the owners' provider keys in tests (32 bytes, hex). */
+export const TEST_MASTER_KEY = '0f1e2d3c4b5a69788796a5b4c3d2e1f00f1e2d3c4b5a69788796a5b4c3d2e1f0';
 
 /** The whole service in-process on a free port, over its own fresh database. */
 export const startTestApp = async (options: TestAppOptions = {}) => {
   const database = options.database ?? (await createTestDatabase());
   // Test files register many accounts from 127.0.0.1; the register throttle has tests of its own.
-  const parsed = parseConfig({ NODE_ENV: 'test', LOG_LEVEL: 'info', REGISTRATIONS_PER_ADDRESS: '1000000', ...options.env });
+  const parsed = parseConfig({ NODE_ENV: 'test', LOG_LEVEL: 'info', REGISTRATIONS_PER_ADDRESS: '1000000', KEY_ENCRYPTION_KEY: TEST_MASTER_KEY, ...options.env });
   if (!parsed.ok) throw new Error(parsed.message);
   const logs = new LogCapture();
   const logger = createLogger(parsed.config.LOG_LEVEL, logs.stream);

@@ -4,6 +4,8 @@ import { conversationRepositoryContract } from '../contracts/conversation-reposi
 import { embeddingCacheContract } from '../contracts/embedding-cache.contract.ts';
 import { leadRepositoryContract } from '../contracts/lead-repository.contract.ts';
 import { notificationRepositoryContract } from '../contracts/notification-repository.contract.ts';
+import { ownerKeyRepositoryContract } from '../contracts/owner-key-repository.contract.ts';
+import { InMemoryOwnerKeyRepository } from '../fakes/in-memory-owner-key-repository.ts';
 import { rateLimiterContract } from '../contracts/rate-limiter.contract.ts';
 import { InMemoryEmbeddingCache } from '../fakes/in-memory-embedding-cache.ts';
 import { InMemoryLeadRepository } from '../fakes/in-memory-lead-repository.ts';
@@ -59,3 +61,5 @@ embeddingCacheContract(async () => ({
   botId: randomUUID(),
   otherBotId: randomUUID(),
 }));
+
+ownerKeyRepositoryContract(async () => ({ subject: new InMemoryOwnerKeyRepository(), userId: randomUUID(), otherUserId: randomUUID() }));

@@ -41,6 +41,8 @@ export const chatProblem = (status: number, body: ErrorBody | null): ChatProblem
       const window = body.scope === 'long' ? 'today’s' : 'this minute’s';
       return { text: `This bot has answered ${window} share of messages. You can ask again at ${at}.` };
     }
+    case 'daily_limit_reached':
+      return { text: 'This bot has reached its limit of answers for today. Please come back tomorrow.' };
     case 'missing_llm_key':
       return { text: 'Enter your API key (and, for Azure, a valid endpoint) to chat.', askKey: true };
     case 'invalid_llm_key':

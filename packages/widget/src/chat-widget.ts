@@ -36,6 +36,8 @@ export interface KeyRequest {
   label: string;
   hint: string;
   storageKey: string;
+  /** The owner's key answers: the field is offered folded away, and a message may go without a key. */
+  optional?: boolean;
   endpoint?: { label: string; hint: string; storageKey: string };
 }
 
@@ -184,6 +186,7 @@ export const renderChatWidget = (parts: WidgetParts): MountedWidget => {
   const keyInput = el('input', { id: `${id}-key`, type: 'password', autocomplete: 'off', spellcheck: 'false' });
   const endpointInput = el('input', { id: `${id}-endpoint`, type: 'url', autocomplete: 'off' });
   const keyBox = el('div', { class: 'key' });
+  const keyRequired = () => !!parts.keyRequest && !parts.keyRequest.optional;
   if (parts.keyRequest) {
     const request = parts.keyRequest;
     keyInput.value = storage.get(request.storageKey) ?? '';
@@ -197,6 +200,10 @@ export const renderChatWidget = (parts: WidgetParts): MountedWidget => {
         endpointInput,
         el('p', { id: `${id}-endpoint-hint`, class: 'hint' }, request.endpoint.hint),
       );
+    }
+    if (request.optional) {
+      const fields = Array.from(keyBox.childNodes);
+      keyBox.append(el('details', {}, el('summary', {}, 'Use your own API key'), ...fields));
     }
     keyInput.addEventListener('input', () => storage.set(request.storageKey, keyInput.value.trim()));
     endpointInput.addEventListener('input', () => request.endpoint && storage.set(request.endpoint.storageKey, endpointInput.value.trim()));
@@ -302,8 +309,8 @@ export const renderChatWidget = (parts: WidgetParts): MountedWidget => {
     const question = text.trim();
     if (!question || waiting) return;
     const credentials = { key: keyInput.value.trim(), endpoint: endpointInput.value.trim() };
-    if (parts.keyRequest && !credentials.key) {
-      lastProblem = { text: `${parts.keyRequest.label} first, please.`, askKey: true, question };
+    if (keyRequired() && !credentials.key) {
+      lastProblem = { text: `${parts.keyRequest?.label} first, please.`, askKey: true, question };
       renderProblem();
       keyInput.focus();
       return;
@@ -344,6 +351,7 @@ export const renderChatWidget = (parts: WidgetParts): MountedWidget => {
     if (answer.askKey && parts.keyRequest) {
       keyInput.value = '';
       storage.set(parts.keyRequest.storageKey, null);
+      keyBox.querySelector('details')?.setAttribute('open', '');
       keyInput.focus();
     } else messageInput.focus();
   }
@@ -353,7 +361,7 @@ export const renderChatWidget = (parts: WidgetParts): MountedWidget => {
     launcher.setAttribute('aria-expanded', 'true');
     host.setAttribute('data-open', '');
     renderLog(null);
-    (parts.keyRequest && !keyInput.value ? keyInput : messageInput).focus();
+    (keyRequired() && !keyInput.value ? keyInput : messageInput).focus();
   };
   const close = () => {
     dialog.hidden = true;

@@ -3,9 +3,10 @@
  *
  *   <script src="https://<platform>/widget.js" data-bot-id="<botId>" async></script>
  *
- * It reads the bot's public view, then shows the shared chat widget. The visitor brings
- * their own provider key: asked for once, kept in this tab's sessionStorage, sent only in
- * the x-llm-api-key header of the platform's chat endpoint. An unknown or inactive bot
+ * It reads the bot's public view, then shows the shared chat widget. When the owner's key
+ * answers (`ownerKeyAnswers`), the visitor needs no key and may still give their own;
+ * otherwise the visitor brings their own provider key: asked for once, kept in this tab's
+ * sessionStorage, sent only in the x-llm-api-key header of the platform's chat endpoint. An unknown or inactive bot
  * renders nothing and says so once in the console.
  */
 import { renderChatWidget, type Answer } from './chat-widget.ts';
@@ -38,10 +39,12 @@ const start = async (tag: HTMLScriptElement) => {
   const providerName = PROVIDER_NAMES[provider] ?? provider;
   const name = text(view, 'name') ?? 'Career bot';
   const image = text(view, 'image');
+  const ownerKeyAnswers = own(view, 'ownerKeyAnswers') === true;
 
   const answer = async (question: string, _turns: unknown, credentials: { key: string; endpoint: string }): Promise<Answer> => {
-    const headers: Record<string, string> = { 'content-type': 'application/json', 'x-llm-api-key': credentials.key };
-    if (provider === 'azure') headers['x-llm-azure-endpoint'] = credentials.endpoint;
+    const headers: Record<string, string> = { 'content-type': 'application/json' };
+    if (credentials.key) headers['x-llm-api-key'] = credentials.key;
+    if (provider === 'azure' && credentials.key) headers['x-llm-azure-endpoint'] = credentials.endpoint;
     try {
       const response = await fetch(`${platform}/api/chat/${encodeURIComponent(botId)}`, {
         method: 'POST',
@@ -73,7 +76,10 @@ const start = async (tag: HTMLScriptElement) => {
     transcriptKey: `careerbot:transcript:${botId}`,
     keyRequest: {
       label: `Your ${providerName} API key`,
-      hint: `${name} answers through ${providerName}. Your key stays in this browser tab and is sent only with your messages.`,
+      hint: ownerKeyAnswers
+        ? `Optional: ${name} answers without a key of yours. To use your own ${providerName} key, enter it here; it stays in this browser tab and is sent only with your messages.`
+        : `${name} answers through ${providerName}. Your key stays in this browser tab and is sent only with your messages.`,
+      optional: ownerKeyAnswers,
       storageKey: `careerbot:llm-key:${provider}`,
       endpoint:
         provider === 'azure'

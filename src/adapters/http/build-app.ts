@@ -9,6 +9,7 @@ import { PROTOCOL, reply, undecodablePathReply } from './http-errors.ts';
 import { renderDocsPage } from './api-docs-page.ts';
 import { buildOpenApiDocument, DOCS_OPERATIONS, OPERATIONS } from './openapi.ts';
 import { requireUser } from './owner-auth.ts';
+import { ownerKeyRoutes, type OwnerKeyRouteDeps } from './owner-key-routes.ts';
 import { accountRoutes, botListRoutes, notificationRoutes, type OwnerRouteDeps } from './owner-routes.ts';
 import { publicCors } from './public-cors.ts';
 import { requestLog } from './request-log.ts';
@@ -45,7 +46,8 @@ export type UseCases = Omit<AuthRouteDeps, 'csrf' | 'secureCookies' | 'sessionCo
   Parameters<typeof chatRoutes>[0] &
   TokenRouteDeps &
   RuntimeRouteDeps &
-  OwnerRouteDeps;
+  OwnerRouteDeps &
+  OwnerKeyRouteDeps;
 
 const SESSION_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
 
@@ -137,6 +139,7 @@ export const buildApp = (useCases: UseCases, options: AppOptions): Express => {
   app.use('/api/bots/tokens', sessions, requireUser, sameOrigin, tokenRoutes(useCases));
   app.use('/api/bots', sessions, requireUser, sameOrigin, botRoutes(useCases), botListRoutes(useCases));
   app.use('/api/notifications', sessions, requireUser, sameOrigin, notificationRoutes(useCases));
+  app.use('/api/account/llm-key', sessions, requireUser, sameOrigin, ownerKeyRoutes(useCases));
   app.use('/api/account', sessions, requireUser, sameOrigin, accountRoutes(useCases));
 
   const openApi = buildOpenApiDocument([...OPERATIONS, ...DOCS_OPERATIONS]);

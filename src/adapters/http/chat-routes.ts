@@ -16,7 +16,7 @@ export const chatOperations: OperationDoc[] = [
     path: '/api/chat/{botId}',
     tag: 'Chat',
     summary: 'Send a visitor message to a bot',
-    description: `Checked in this order, the first failing step deciding: content type (415), key header (400 missing_llm_key), body size over ${CHAT_BODY_LIMIT} bytes (413), JSON (400 invalid_json), message 1-8,000 code points after trimming (400 validation_failed), active bot (404), per-bot rate limit (429 rate_limit), message filter (400 blocked), provider dispatch (Azure endpoint: 400 missing_llm_key), provider call, reply cleaning. The owner's provider and model answer; the caller cannot choose them. CORS: any origin, no credentials.`,
+    description: `Checked in this order, the first failing step deciding: content type (415), body size over ${CHAT_BODY_LIMIT} bytes (413), JSON (400 invalid_json), message 1-8,000 code points after trimming (400 validation_failed), active bot (404), per-bot rate limit (429 rate_limit), message filter (400 blocked), who pays (the visitor's \`x-llm-api-key\` wins; without one, the owner's stored key if the owner switched it on and it is not paused, within its daily cap (429 daily_limit_reached); without either, 400 missing_llm_key), provider dispatch (Azure endpoint: 400 missing_llm_key), provider call, reply cleaning. The owner's provider and model answer; the caller cannot choose them. CORS: any origin, no credentials.`,
     security: 'llmKey',
     body: chatBody,
     headers: [
@@ -32,13 +32,16 @@ export const chatOperations: OperationDoc[] = [
       404: { description: 'Unknown or inactive bot', schema: errorBody('bot_not_found') },
       415: { description: 'Content-Type is not application/json', schema: errorBody('unsupported_media_type') },
       429: {
-        description: 'The bot’s rate limit (short: per minute, long: per day), or the provider’s',
+        description: 'The bot’s rate limit (short: per minute, long: per day), the provider’s, or the daily cap of messages answered with the owner’s key',
         schema: z.union([
           errorBody('rate_limit', {
             scope: z.enum(['short', 'long']),
             resetAt: z.number().int().meta({ description: 'Epoch milliseconds' }),
           }),
           errorBody('provider_rate_limit'),
+          errorBody('daily_limit_reached', {
+            resetAt: z.number().int().meta({ description: 'Epoch milliseconds: the next UTC midnight' }),
+          }),
         ]),
         headers: HEADERS.retryAfter,
       },
@@ -48,7 +51,7 @@ export const chatOperations: OperationDoc[] = [
 ];
 const header = (value: string | string[] | undefined) => (typeof value === 'string' ? value.trim() : '');
 
-/** Steps 1-2 (content type, key), 3-5 (size, JSON, validation), then the use case (steps 6-13). */
+/** Step 1 (content type), 3-5 (size, JSON, validation), then the use case (steps 6-13). */
 export const chatRoutes = (d: { sendChatMessage: ReturnType<typeof makeSendChatMessage> }): Router => {
   const router = Router();
 
@@ -56,7 +59,6 @@ export const chatRoutes = (d: { sendChatMessage: ReturnType<typeof makeSendChatM
     '/:botId',
     (req, res, next) => {
       if (!isJsonContentType(req)) return reply(res, PROTOCOL.unsupportedMediaType);
-      if (!header(req.headers['x-llm-api-key'])) return reply(res, PROTOCOL.missingLlmKey);
       next();
     },
     jsonBody({ schema: chatBody, limit: CHAT_BODY_LIMIT, style: 'code' }, async (req, res, body) => {

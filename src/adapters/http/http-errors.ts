@@ -7,6 +7,7 @@ import type { CaptureLeadError } from '../../application/capture-lead.ts';
 import type { KnowledgeError } from '../../application/retrieve-knowledge.ts';
 import type { SaveConversationError } from '../../application/save-conversation.ts';
 import type { OwnerError } from '../../application/owner-lists.ts';
+import type { OwnerKeyError } from '../../application/owner-llm-key.ts';
 import type { RegisterUserError } from '../../application/register-user.ts';
 import type { ChatError } from '../../application/send-chat-message.ts';
 import type { SignInError } from '../../application/sign-in.ts';
@@ -141,10 +142,32 @@ export const chatErrorReply = (error: ChatError, now: number): HttpReply => {
     case 'missing_llm_key':
     case 'invalid_llm_key':
       return { status: 400, body: { error: error.type } };
+    case 'owner_key_daily_cap':
+      return {
+        status: 429,
+        body: { error: 'daily_limit_reached', resetAt: error.resetAt },
+        headers: { 'Retry-After': retryAfterSeconds(error.resetAt, now) },
+      };
     case 'provider_rate_limit':
       return providerRateLimitReply(error.retryAfterSeconds);
     case 'provider_unavailable':
       return { status: 502, body: { error: 'provider_unavailable' } };
+    default:
+      return unreachable(error);
+  }
+};
+
+/** The owner's provider key routes; a refused key is said in words, never echoed. */
+export const ownerKeyErrorReply = (error: OwnerKeyError): HttpReply => {
+  switch (error.type) {
+    case 'no_provider':
+      return { status: 400, body: { error: 'Save your bot first: the key is for its provider' } };
+    case 'missing_azure_endpoint':
+      return { status: 400, body: { error: 'A valid Azure OpenAI endpoint is required (https, on an allowed host)' } };
+    case 'key_refused':
+      return { status: 400, body: { error: 'The provider refused this key' } };
+    case 'no_owner_key':
+      return { status: 404, body: { error: 'Not found' } };
     default:
       return unreachable(error);
   }

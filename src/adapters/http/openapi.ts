@@ -3,6 +3,7 @@ import { authOperations } from './auth-routes.ts';
 import { botOperations } from './bot-routes.ts';
 import { chatOperations } from './chat-routes.ts';
 import { errorBody, HEADERS, type HeaderDoc, type OperationDoc, type ResponseDoc, type Security } from './operation-doc.ts';
+import { ownerKeyOperations } from './owner-key-routes.ts';
 import { ownerOperations } from './owner-routes.ts';
 import { runtimeOperations } from './runtime-routes.ts';
 import { tokenOperations } from './token-routes.ts';
@@ -54,6 +55,7 @@ export const OPERATIONS: OperationDoc[] = [
   ...botOperations,
   ...chatOperations,
   ...ownerOperations,
+  ...ownerKeyOperations,
   ...tokenOperations,
   ...runtimeOperations,
   ...serviceOperations,
@@ -91,7 +93,12 @@ export const requestJsonSchema = (schema: z.ZodType) => jsonSchema(schema, 'inpu
 const SECURITY: Record<Exclude<Security, 'none'>, object> = {
   session: { type: 'apiKey', in: 'cookie', name: 'careerbot.session-token', description: 'Session cookie from sign-in' },
   botToken: { type: 'http', scheme: 'bearer', description: 'Bot token: cbt_ followed by 64 lowercase hex characters' },
-  llmKey: { type: 'apiKey', in: 'header', name: 'x-llm-api-key', description: 'The caller’s own LLM provider key; never stored' },
+  llmKey: {
+    type: 'apiKey',
+    in: 'header',
+    name: 'x-llm-api-key',
+    description: 'The caller’s own LLM provider key; never stored. Optional: without it the owner’s stored key answers when the owner switched it on',
+  },
   metricsToken: { type: 'http', scheme: 'bearer', description: 'The operator’s METRICS_TOKEN' },
 };
 
@@ -155,7 +162,8 @@ export const buildOpenApiDocument = (operations: OperationDoc[]) => {
       summary: operation.summary,
       ...(operation.description && { description: operation.description }),
       operationId: operationId(operation),
-      security: operation.security === 'none' ? [] : [{ [operation.security]: [] }],
+      // The visitor's key may be left out: the owner's key then answers, if switched on.
+      security: operation.security === 'none' ? [] : operation.security === 'llmKey' ? [{ llmKey: [] }, {}] : [{ [operation.security]: [] }],
       parameters: parameters(operation),
       ...(operation.body && {
         requestBody: {

@@ -4,6 +4,7 @@ import { conversationDetailJson, conversationSummaryJson, leadJson, notification
 import { withAvatarUrl } from './runtime-routes.ts';
 import { tokenInfoJson, type TokenRouteDeps } from './token-routes.ts';
 import type { makeGetPublicBot } from '../../application/get-bot-config.ts';
+import { ownerKeyJson, type OwnerKeyRouteDeps } from './owner-key-routes.ts';
 
 /** The first page of a list, as the pages ask for it. */
 const FIRST_PAGE = { limit: 20, cursor: null };
@@ -14,7 +15,7 @@ const NOTIFICATIONS = { limit: 10, cursor: null };
  * same bodies the browser app would fetch (one mapping, shared with the routes), and null
  * where the API answers 404 (no bot yet, an unknown conversation or bot).
  */
-export const pageViews = (d: BotRouteDeps & OwnerRouteDeps & TokenRouteDeps & { getPublicBot: ReturnType<typeof makeGetPublicBot> }) => ({
+export const pageViews = (d: BotRouteDeps & OwnerRouteDeps & TokenRouteDeps & OwnerKeyRouteDeps & { getPublicBot: ReturnType<typeof makeGetPublicBot> }) => ({
   /** GET /api/bots */
   overview: async (userId: string) => {
     const result = await d.getBotOverview(userId);
@@ -50,9 +51,11 @@ export const pageViews = (d: BotRouteDeps & OwnerRouteDeps & TokenRouteDeps & { 
     const result = await d.getAccountSettings(userId);
     return result.ok ? result.value : null;
   },
+  /** GET /api/account/llm-key */
+  ownerKey: async (userId: string) => ownerKeyJson(await d.getOwnerKey(userId)),
   /** GET /api/bots/{botId}/public */
   publicBot: async (botId: string) => {
     const result = await d.getPublicBot(botId);
-    return result.ok ? { ...withAvatarUrl(result.value.view), llmProvider: result.value.llmProvider } : null;
+    return result.ok ? { ...withAvatarUrl(result.value.view), llmProvider: result.value.llmProvider, ownerKeyAnswers: result.value.ownerKeyAnswers } : null;
   },
 });

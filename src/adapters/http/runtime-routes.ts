@@ -74,6 +74,7 @@ const configViewSchema = z.object({
 });
 const publicViewSchema = configViewSchema.extend({
   llmProvider: z.enum(LLM_PROVIDERS).meta({ description: 'The provider whose key a visitor brings (x-llm-api-key)' }),
+  ownerKeyAnswers: z.boolean().meta({ description: 'The owner’s key answers a visitor who brings none: no key needs to be asked for' }),
 });
 const leadCapturedSchema = (deduped: boolean) =>
   z.object({ lead: z.object({ id: uuidString, email: z.email(), capturedAt: isoTimestamp }), deduped: z.literal(deduped) });
@@ -288,7 +289,7 @@ export const publicBotRoutes = (d: { getPublicBot: ReturnType<typeof makeGetPubl
     if (!result.ok) return reply(res, publicBotErrorReply(result.error));
     res.set('Cache-Control', 'public, max-age=60, must-revalidate');
     // Which provider's key a visitor must bring: the public page and the managed widget ask for it.
-    sendWithEtag(req, res, { ...withAvatarUrl(result.value.view), llmProvider: result.value.llmProvider });
+    sendWithEtag(req, res, { ...withAvatarUrl(result.value.view), llmProvider: result.value.llmProvider, ownerKeyAnswers: result.value.ownerKeyAnswers });
   });
   return router;
 };

@@ -31,6 +31,12 @@ export class ServiceMetrics {
     labelNames: ['provider', 'outcome'] as const,
     registers: [this.registry],
   });
+  readonly providerCallsByPayer = new Counter({
+    name: 'careerbot_provider_calls_by_payer_total',
+    help: 'LLM provider calls by provider and whose key paid: owner (the bot owner’s stored key) or visitor',
+    labelNames: ['provider', 'payer'] as const,
+    registers: [this.registry],
+  });
   readonly providerSeconds = new Histogram({
     name: 'careerbot_provider_call_duration_seconds',
     help: 'LLM provider call latency by provider and outcome',
@@ -158,6 +164,7 @@ export class MeteredLlmGateway implements LlmGateway {
     const elapsed = performance.now() - started;
     const outcome = response.ok ? 'ok' : response.error === 'provider_unavailable' && elapsed >= this.timeoutMs * 0.98 ? 'timeout' : response.error;
     this.metrics.providerCalls.inc({ provider: this.provider, outcome });
+    this.metrics.providerCallsByPayer.inc({ provider: this.provider, payer: request.payer ?? 'visitor' });
     this.metrics.providerSeconds.observe({ provider: this.provider, outcome }, elapsed / 1000);
     return response;
   }

@@ -5,6 +5,7 @@ import { PublicChatPage, type PublicBotView } from './client/chat-panel.tsx';
 import { DashboardLayout, type NotificationList, type Overview } from './client/dashboard-layout.tsx';
 import { ConversationPage, ConversationsPage, LeadsPage, type ConversationDetail, type ConversationItem, type LeadItem, type ListPage } from './client/lists-pages.tsx';
 import { OverviewPage, TryPage } from './client/overview-page.tsx';
+import type { OwnerKeyView } from './client/owner-key-section.tsx';
 import { SettingsPage } from './client/settings-page.tsx';
 import { HomePage, NotAvailablePage, NotFoundPage } from './client/static-pages.tsx';
 import { TokensPage, type TokenInfo } from './client/tokens-page.tsx';
@@ -29,7 +30,9 @@ export interface PageData {
   /** GET /api/account/settings */
   accountSettings: { notifyLeadsEmail: boolean } | null;
   /** GET /api/bots/{botId}/public */
-  publicBot: (PublicBotView & { llmProvider: string }) | null;
+  publicBot: (PublicBotView & { llmProvider: string; ownerKeyAnswers: boolean }) | null;
+  /** GET /api/account/llm-key */
+  ownerKey: OwnerKeyView | null;
 }
 export type DataKey = keyof PageData;
 
@@ -81,8 +84,8 @@ export const PAGES: PageEntry[] = [
     title: 'Dashboard',
     nav: 'Overview',
     access: 'owner',
-    data: ['overview'],
-    render: (p) => <OverviewPage origin={p.origin ?? ''} initial={p.overview} />,
+    data: ['overview', 'ownerKey'],
+    render: (p) => <OverviewPage origin={p.origin ?? ''} initial={p.overview} ownerKey={p.ownerKey} />,
   },
   { name: 'bot', path: '/dashboard/bot', title: 'Your bot', nav: 'Your bot', access: 'owner', data: ['overview'], render: (p) => <BotEditorPage initial={p.overview} /> },
   { name: 'try', path: '/dashboard/try', title: 'Try your bot', nav: 'Try your bot', access: 'owner', data: ['overview'], render: (p) => <TryPage initial={p.overview} /> },
@@ -120,8 +123,8 @@ export const PAGES: PageEntry[] = [
     title: 'Settings',
     nav: 'Settings',
     access: 'owner',
-    data: ['overview', 'accountSettings'],
-    render: (p) => <SettingsPage initial={p.overview} initialAccount={p.accountSettings} />,
+    data: ['overview', 'accountSettings', 'ownerKey'],
+    render: (p) => <SettingsPage initial={p.overview} initialAccount={p.accountSettings} initialOwnerKey={p.ownerKey} />,
   },
   {
     name: 'public-chat',
@@ -130,7 +133,7 @@ export const PAGES: PageEntry[] = [
     access: 'anyone',
     data: ['publicBot'],
     orElse: 'unavailable',
-    render: (p) => <PublicChatPage bot={p.publicBot!} provider={p.publicBot!.llmProvider} />,
+    render: (p) => <PublicChatPage bot={p.publicBot!} provider={p.publicBot!.llmProvider} ownerKeyAnswers={p.publicBot!.ownerKeyAnswers} />,
   },
   { name: 'unavailable', title: 'Bot not available', access: 'anyone', render: () => <NotAvailablePage /> },
   { name: 'not-found', title: 'Page not found', access: 'anyone', render: () => <NotFoundPage /> },

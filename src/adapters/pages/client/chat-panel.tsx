@@ -33,7 +33,10 @@ export const ChatPanel = (p: {
   provider: string;
   suggestedQuestions: string[];
   loadingMessages: string[];
+  /** The owner's key answers: no key is asked for, and the visitor may still give their own. */
+  ownerKeyAnswers?: boolean;
 }) => {
+  const [ownKeyOpen, setOwnKeyOpen] = useState(false);
   const providerName = PROVIDER_NAMES[p.provider] ?? p.provider;
   const [key, setKey] = useState('');
   const [endpoint, setEndpoint] = useState('');
@@ -64,7 +67,7 @@ export const ChatPanel = (p: {
   const send = async (text: string) => {
     const question = text.trim();
     if (!question || waiting) return;
-    if (!key.trim()) {
+    if (!key.trim() && !p.ownerKeyAnswers) {
       setProblem({ text: `Enter your ${providerName} API key first.`, askKey: true, message: question });
       keyInput.current?.focus();
       return;
@@ -76,8 +79,9 @@ export const ChatPanel = (p: {
     setWaiting(loading);
     let focusKey = false;
     try {
-      const headers: Record<string, string> = { 'content-type': 'application/json', 'x-llm-api-key': key.trim() };
-      if (p.provider === 'azure') headers['x-llm-azure-endpoint'] = endpoint.trim();
+      const headers: Record<string, string> = { 'content-type': 'application/json' };
+      if (key.trim()) headers['x-llm-api-key'] = key.trim();
+      if (p.provider === 'azure' && key.trim()) headers['x-llm-azure-endpoint'] = endpoint.trim();
       const response = await fetch(`/api/chat/${encodeURIComponent(p.botId)}`, {
         method: 'POST',
         headers,
@@ -94,6 +98,7 @@ export const ChatPanel = (p: {
         if (found.askKey) {
           setKey('');
           store(keyStorage(p.provider), '');
+          setOwnKeyOpen(true);
           focusKey = true;
         }
       }
@@ -110,42 +115,53 @@ export const ChatPanel = (p: {
     if (problem) void send(problem.message);
   };
 
-  return (
-    <section class="chat" aria-label={`Chat with ${p.botName}`}>
-      <div class="chat-key">
-        <Field label={`Your ${providerName} API key`} hint={`${p.botName} answers through ${providerName}. Your key stays in this browser tab and is sent only with your messages.`}>
+  const keyFields = (
+    <>
+      <Field label={`Your ${providerName} API key`} hint={`${p.botName} answers through ${providerName}. Your key stays in this browser tab and is sent only with your messages.`}>
+        {(a11y) => (
+          <input
+            {...a11y}
+            ref={keyInput}
+            type="password"
+            autoComplete="off"
+            spellcheck={false}
+            value={key}
+            onInput={(event) => {
+              setKey(event.currentTarget.value);
+              store(keyStorage(p.provider), event.currentTarget.value.trim());
+            }}
+          />
+        )}
+      </Field>
+      {p.provider === 'azure' && (
+        <Field label="Your Azure OpenAI endpoint" hint="For example https://your-resource.openai.azure.com">
           {(a11y) => (
             <input
               {...a11y}
-              ref={keyInput}
-              type="password"
+              type="url"
               autoComplete="off"
-              spellcheck={false}
-              value={key}
+              value={endpoint}
               onInput={(event) => {
-                setKey(event.currentTarget.value);
-                store(keyStorage(p.provider), event.currentTarget.value.trim());
+                setEndpoint(event.currentTarget.value);
+                store(ENDPOINT_STORAGE, event.currentTarget.value.trim());
               }}
             />
           )}
         </Field>
-        {p.provider === 'azure' && (
-          <Field label="Your Azure OpenAI endpoint" hint="For example https://your-resource.openai.azure.com">
-            {(a11y) => (
-              <input
-                {...a11y}
-                type="url"
-                autoComplete="off"
-                value={endpoint}
-                onInput={(event) => {
-                  setEndpoint(event.currentTarget.value);
-                  store(ENDPOINT_STORAGE, event.currentTarget.value.trim());
-                }}
-              />
-            )}
-          </Field>
-        )}
-      </div>
+      )}
+    </>
+  );
+
+  return (
+    <section class="chat" aria-label={`Chat with ${p.botName}`}>
+      {p.ownerKeyAnswers ? (
+        <details class="chat-key own-key" open={ownKeyOpen} onToggle={(event) => setOwnKeyOpen(event.currentTarget.open)}>
+          <summary>Use your own API key (optional)</summary>
+          {keyFields}
+        </details>
+      ) : (
+        <div class="chat-key">{keyFields}</div>
+      )}
       <div class="chat-log" ref={log} role="log" aria-live="polite" aria-label="Conversation">
         {turns.length === 0 && <p class="muted">Ask {p.botName} a question, or pick one below.</p>}
         {turns.map((turn, index) => (
@@ -222,7 +238,7 @@ export interface PublicBotView {
   loadingMessages: string[];
 }
 
-export const PublicChatPage = (p: { bot: PublicBotView; provider: string }) => (
+export const PublicChatPage = (p: { bot: PublicBotView; provider: string; ownerKeyAnswers?: boolean }) => (
   <main class="public-chat">
     <header class="bot-card">
       <img class="avatar" src={p.bot.image} alt="" width={56} height={56} />
@@ -237,6 +253,7 @@ export const PublicChatPage = (p: { bot: PublicBotView; provider: string }) => (
       provider={p.provider}
       suggestedQuestions={p.bot.suggestedQuestions}
       loadingMessages={p.bot.loadingMessages}
+      ownerKeyAnswers={p.ownerKeyAnswers}
     />
     <p class="muted small">
       Powered by <a href="/">Career Bot</a>

@@ -19,11 +19,14 @@ export interface NotificationList {
 const notificationWords = (item: Notification): string => {
   if (item.kind === 'lead_captured') return `New lead: ${String(item.payload.email ?? 'an e-mail address')}`;
   if (item.kind === 'conversation_started') return 'New conversation';
+  if (item.kind === 'owner_key_cap_reached') return `Your key answered its ${String(item.payload.cap ?? 'daily')} messages for today: visitors without a key wait until tomorrow`;
+  if (item.kind === 'owner_key_refused') return 'The provider refused your key: answering with it is paused until you save a working key';
   return 'Something happened';
 };
 
 const notificationLink = (item: Notification): string | null => {
   if (item.kind === 'lead_captured') return '/dashboard/leads';
+  if (item.kind.startsWith('owner_key_')) return '/dashboard/settings';
   const id = item.payload.conversationId;
   return typeof id === 'string' ? `/dashboard/conversations/${encodeURIComponent(id)}` : null;
 };

@@ -3,6 +3,7 @@ import { api } from './api.ts';
 import { ChatPanel } from './chat-panel.tsx';
 import { CopyButton, NoBotYet, useOverview, type Overview } from './dashboard-layout.tsx';
 import { Alert } from './fields.tsx';
+import { OwnerKeyUsage, type OwnerKeyView } from './owner-key-section.tsx';
 
 const ActiveSwitch = (p: { overview: Overview; onChange: (overview: Overview) => void }) => {
   const [busy, setBusy] = useState(false);
@@ -30,7 +31,7 @@ const ActiveSwitch = (p: { overview: Overview; onChange: (overview: Overview) =>
   );
 };
 
-export const OverviewPage = (p: { origin: string; initial?: Overview | null | undefined }) => {
+export const OverviewPage = (p: { origin: string; initial?: Overview | null | undefined; ownerKey?: OwnerKeyView | null | undefined }) => {
   const { loading, overview, set } = useOverview(p.initial);
   if (loading) return <p class="muted">Loading…</p>;
   if (!overview) return <NoBotYet />;
@@ -64,9 +65,20 @@ export const OverviewPage = (p: { origin: string; initial?: Overview | null | un
           <span class="stat-label">Leads</span>
         </div>
       </section>
+      {p.ownerKey?.key && (
+        <section class="card" aria-labelledby="owner-key-usage">
+          <h2 id="owner-key-usage">Your key</h2>
+          <OwnerKeyUsage usage={p.ownerKey.usage} />
+          {p.ownerKey.key.paused && <Alert>The provider refused your key: answering with it is paused. Save a working key in Settings.</Alert>}
+        </section>
+      )}
       <section class="card" aria-labelledby="share">
         <h2 id="share">Share your bot</h2>
-        <p>Its public page, where a visitor chats with their own provider key:</p>
+        <p>
+          {p.ownerKey?.key?.enabled && !p.ownerKey.key.paused
+            ? 'Its public page, where a visitor chats with no key of their own (your key answers):'
+            : 'Its public page, where a visitor chats with their own provider key:'}
+        </p>
         <p class="copy-row">
           <a href={publicLink}>{publicLink}</a> <CopyButton text={publicLink} label="Copy link" />
         </p>

@@ -3,6 +3,7 @@ import { DEFAULT_RATE_LIMITS } from '../../../domain/bot-rules.ts';
 import { api, fieldErrors, NETWORK_ERROR } from './api.ts';
 import { NoBotYet, useOverview, type Overview } from './dashboard-layout.tsx';
 import { Alert, Field } from './fields.tsx';
+import { OwnerKeySection, type OwnerKeyView } from './owner-key-section.tsx';
 
 const LimitField = (p: {
   label: string;
@@ -26,7 +27,11 @@ const LimitField = (p: {
 const limitState = (value: number, fallback: number) => ({ value: String(value), useDefault: value === fallback });
 
 /** The page waits for the bot and the account settings, so the form starts from what is saved. */
-export const SettingsPage = (p: { initial?: Overview | null | undefined; initialAccount?: { notifyLeadsEmail: boolean } | null | undefined }) => {
+export const SettingsPage = (p: {
+  initial?: Overview | null | undefined;
+  initialAccount?: { notifyLeadsEmail: boolean } | null | undefined;
+  initialOwnerKey?: OwnerKeyView | null | undefined;
+}) => {
   const { loading, overview, set } = useOverview(p.initial);
   const [notify, setNotify] = useState<boolean | null | undefined>(p.initialAccount === undefined ? undefined : (p.initialAccount?.notifyLeadsEmail ?? null));
   useEffect(() => {
@@ -34,7 +39,12 @@ export const SettingsPage = (p: { initial?: Overview | null | undefined; initial
     void api<{ notifyLeadsEmail: boolean }>('/api/account/settings').then((answer) => setNotify(answer.ok ? answer.body.notifyLeadsEmail : null));
   }, []);
   if (loading || notify === undefined) return <p class="muted">Loading…</p>;
-  return <SettingsForm overview={overview} onSaved={set} savedNotify={notify} />;
+  return (
+    <>
+      <SettingsForm overview={overview} onSaved={set} savedNotify={notify} />
+      <OwnerKeySection initial={p.initialOwnerKey} provider={overview?.llm.provider ?? null} />
+    </>
+  );
 };
 
 const SettingsForm = ({ overview, onSaved, savedNotify }: { overview: Overview | null; onSaved: (overview: Overview) => void; savedNotify: boolean | null }) => {
