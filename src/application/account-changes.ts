@@ -49,7 +49,7 @@ export const makeRequestEmailChange =
       { tokenHash: hashAccountLinkToken(token), userId: input.userId, purpose: 'email_change', newEmail: input.newEmail, expiresAt: new Date(now.getTime() + ACCOUNT_LINK_LIFETIME_MS) },
       now,
     );
-    const link = `${input.origin}/confirm-email?token=${token}`;
+    const link = `${input.origin}/confirm-email#token=${token}`;
     const send = (message: Parameters<Mailer['send']>[0]) => d.mailer.send(message).catch(d.reportMailFailure);
     void send({
       to: input.newEmail,

@@ -44,7 +44,7 @@ export const makeRequestPasswordReset =
     const token = newAccountLinkToken();
     const expiresAt = new Date(now.getTime() + ACCOUNT_LINK_LIFETIME_MS);
     await d.links.create({ tokenHash: hashAccountLinkToken(token), userId: account.id, purpose: 'password_reset', newEmail: null, expiresAt }, now);
-    const link = `${input.origin}/reset-password?token=${token}`;
+    const link = `${input.origin}/reset-password#token=${token}`;
     // Sent after the answer, so an existing account does not answer later than an unknown one.
     d.mailer
       .send({

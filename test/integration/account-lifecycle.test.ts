@@ -32,7 +32,7 @@ afterAll(async () => {
 const decoded = (mail: ReceivedMail) => mail.text.replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
 const mailsTo = (to: string) => sink.received.filter((mail) => mail.to.includes(to));
 const linkIn = (mail: ReceivedMail, page: string) => {
-  const match = new RegExp(`(http://[^\\s]+/${page}\\?token=([A-Za-z0-9_-]{43}))`).exec(decoded(mail));
+  const match = new RegExp(`(http://[^\\s]+/${page}#token=([A-Za-z0-9_-]{43}))`).exec(decoded(mail));
   if (!match) throw new Error(`no ${page} link in the mail`);
   secretsSeen.push(match[1]!, match[2]!);
   return { link: match[1]!, token: match[2]! };
@@ -404,7 +404,7 @@ describe('canaries', () => {
       const logs = quiet.logs.text();
       expect(logs).toContain('Reset your Career Bot password');
       expect(logs).toContain('[redacted]');
-      expect(logs).not.toMatch(/reset-password\?token=/);
+      expect(logs).not.toMatch(/reset-password#token=/);
     } finally {
       await quiet.close();
     }
