@@ -22,7 +22,8 @@ const useForm = () => {
   const [busy, setBusy] = useState(false);
   const [errors, setErrors] = useState<Record<string, string[]>>({});
   const [status, setStatus] = useState<Status>(null);
-  const run = async (request: () => Promise<ApiAnswer>, done: (answer: ApiAnswer) => Status | void) => {
+  /** `conflictField`: the field a 409 is said on (a taken e-mail address, as register says it). */
+  const run = async (request: () => Promise<ApiAnswer>, done: (answer: ApiAnswer) => Status | void, conflictField?: string) => {
     setBusy(true);
     setErrors({});
     setStatus(null);
@@ -33,6 +34,8 @@ const useForm = () => {
         if (next) setStatus(next);
       } else if (answer.status === 429) {
         setStatus({ kind: 'error', text: `Too many requests. Wait ${waitWords(Number(answer.headers.get('retry-after') ?? 60))} before you try again.` });
+      } else if (answer.status === 409 && conflictField) {
+        setErrors({ [conflictField]: [answer.body?.error ?? 'Taken'] });
       } else if (answer.body?.details) {
         setErrors(fieldErrors(answer));
       } else {
@@ -204,6 +207,7 @@ const ChangeEmail = ({ email }: { email: string }) => {
         setFields({ newEmail: '', password: '' });
         return { kind: 'info', text: `We sent a link to ${fields.newEmail.trim()}. Your address changes when you open it (within 30 minutes).` };
       },
+      'newEmail',
     );
   };
   return (
