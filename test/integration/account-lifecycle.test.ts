@@ -317,6 +317,7 @@ describe('deleting the account', () => {
     const visitor = new HttpClient(app.baseUrl);
     expect((await visitor.get(`/api/bots/${owner.botId}/public`)).status).toBe(404);
     expect((await visitor.get(`/b/${owner.botId}`, { accept: 'text/html' })).status).toBe(404);
+    expect((await visitor.get(`/api/avatars/${owner.botId}.svg`)).status).toBe(404);
     expect((await visitor.post(`/api/chat/${owner.botId}`, { message: 'hi' }, { 'x-llm-api-key': 'sk-test' })).status).toBe(404);
     expect((await owner.widget.get('/config')).status).toBe(401);
     const again = await new HttpClient(app.baseUrl).post('/api/auth/register', { username: owner.username, email: owner.email, password: PASSWORD });
