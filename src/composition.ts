@@ -31,12 +31,18 @@ import {
   makeUpdateOwnerKeySettings,
 } from './application/owner-llm-key.ts';
 import { makeRegisterUser } from './application/register-user.ts';
+import { makeChangePassword, makeConfirmEmailChange, makeRequestEmailChange } from './application/account-changes.ts';
+import { makeRequestPasswordReset, makeResetPassword } from './application/account-recovery.ts';
+import { makeListSessions, makeRevokeOtherSessions, makeRevokeSession } from './application/account-sessions.ts';
+import { makeGetRetention, makeSetRetention, makeSweepRetention } from './application/conversation-retention.ts';
+import { makeDeleteAccount } from './application/delete-account.ts';
+import { makeExportAccount } from './application/export-account.ts';
 import { makeSendChatMessage } from './application/send-chat-message.ts';
 import { makeSignIn } from './application/sign-in.ts';
 import { makeUpsertBot } from './application/upsert-bot.ts';
 import { BcryptPasswordHasher, systemClock } from './adapters/bcrypt-password-hasher.ts';
 import type { Config } from './adapters/config.ts';
-import { buildApp } from './adapters/http/build-app.ts';
+import { buildApp, SESSION_LIFETIME_MS } from './adapters/http/build-app.ts';
 import { pageViews } from './adapters/http/page-views.ts';
 import { pageRoutes } from './adapters/pages/page-routes.tsx';
 import { errorSummary } from './adapters/logger.ts';
@@ -50,6 +56,11 @@ import { LogMailer } from './adapters/mail/log-mailer.ts';
 import { httpMetrics, MeteredLlmGateway, MeteredMailer, metricsRoute, ServiceMetrics } from './adapters/metrics/metrics.ts';
 import { NodemailerMailer } from './adapters/mail/nodemailer-mailer.ts';
 import { isReady, migrationFiles, type Db, type Queryable } from './adapters/persistence/db.ts';
+import { PgAccountArchive } from './adapters/persistence/pg-account-archive.ts';
+import { PgAccountEraser } from './adapters/persistence/pg-account-eraser.ts';
+import { PgAccountRepository, PgAccountTokenRepository } from './adapters/persistence/pg-account-repository.ts';
+import { PgRetentionSweeper } from './adapters/persistence/pg-retention-sweeper.ts';
+import { PgSessionDirectory } from './adapters/persistence/pg-session-directory.ts';
 import { PgBotRepository } from './adapters/persistence/pg-bot-repository.ts';
 import { PgChatAdmission } from './adapters/persistence/pg-chat-admission.ts';
 import { PgBotTokenRepository } from './adapters/persistence/pg-bot-token-repository.ts';
@@ -93,6 +104,10 @@ const bareLlmGateways = (config: Config): Record<LlmProvider, LlmGateway> => ({
 
 /** How long shutdown waits for lead e-mails still being sent (SMTP's own timeouts are 10 s). */
 const MAIL_DRAIN_MS = 10_000;
+
+/** How often each instance runs the retention job, and how many conversations one batch deletes. */
+const RETENTION_EVERY_MS = 10 * 60 * 1000;
+const RETENTION_BATCH = 500;
 
 /** Lead e-mails over SMTP when SMTP_URL is set, else into the log. */
 const mailerFor = (config: Config, logger: Logger): Mailer =>
@@ -142,8 +157,30 @@ export const createService = async (deps: ServiceDeps) => {
   // The message filter, with its scorer's model loaded once for the process, and the reply cleaner.
   const { checkVisitorMessage } = createMessageCheck(SCORER_MODEL);
   const { sanitizeReply } = createReplyCleaner();
+  const accounts = new PgAccountRepository(db);
+  const links = new PgAccountTokenRepository(db);
+  const sessionDirectory = new PgSessionDirectory(db, SESSION_LIFETIME_MS);
+  const reportAccountMailFailure = (error: unknown) => logger.warn({ error: errorSummary(error) }, 'account e-mail not sent');
+  const sweepRetention = makeSweepRetention({ sweeper: new PgRetentionSweeper(db), clock, batchSize: RETENTION_BATCH });
+  // Every instance runs it; the batch lock lets one of them work at a time.
+  const retentionTimer = setInterval(() => {
+    sweepRetention().catch((error: unknown) => logger.warn({ error: errorSummary(error) }, 'retention job failed'));
+  }, RETENTION_EVERY_MS).unref();
+
   const app = buildApp(
     {
+      requestPasswordReset: makeRequestPasswordReset({ users: repos.users, links, throttle: attempts, mailer, clock, reportMailFailure: reportAccountMailFailure }),
+      resetPassword: makeResetPassword({ links, accounts, sessions: sessionDirectory, hasher, clock }),
+      confirmEmailChange: makeConfirmEmailChange({ links, accounts, sessions: sessionDirectory, clock }),
+      changePassword: makeChangePassword({ accounts, links, sessions: sessionDirectory, hasher }),
+      requestEmailChange: makeRequestEmailChange({ accounts, users: repos.users, links, hasher, mailer, clock, reportMailFailure: reportAccountMailFailure }),
+      listSessions: makeListSessions({ sessions: sessionDirectory }),
+      revokeSession: makeRevokeSession({ sessions: sessionDirectory }),
+      revokeOtherSessions: makeRevokeOtherSessions({ sessions: sessionDirectory }),
+      exportAccount: makeExportAccount({ archive: new PgAccountArchive(db), accounts, ownerKeys }),
+      deleteAccount: makeDeleteAccount({ accounts, eraser: new PgAccountEraser(db), hasher, afterErase: (botId) => botId && embeddingMemo.forgetBot(botId) }),
+      getRetention: makeGetRetention({ accounts }),
+      setRetention: makeSetRetention({ accounts }),
       registerUser: makeRegisterUser({ users: repos.users, hasher, clock, throttle: attempts, perAddress: config.REGISTRATIONS_PER_ADDRESS }),
       signIn: makeSignIn({ users: repos.users, hasher, throttle: attempts, clock }),
       upsertBot: makeUpsertBot({ transactor, clock }),
@@ -205,8 +242,9 @@ export const createService = async (deps: ServiceDeps) => {
     },
   );
   const close = async () => {
+    clearInterval(retentionTimer);
     if (!(await mailer.drain(MAIL_DRAIN_MS))) logger.warn({ pending: mailer.pending }, 'lead e-mails still being sent at shutdown');
     await sessionStore.close();
   };
-  return { app, close, metrics };
+  return { app, close, metrics, sweepRetention };
 };

@@ -303,6 +303,8 @@ export interface MailMessage {
   to: string;
   subject: string;
   text: string;
+  /** Parts of `text` that must never reach a log (a reset link): a mailer that logs writes them redacted. */
+  secrets?: string[];
 }
 
 export interface Mailer {
@@ -371,4 +373,73 @@ export interface OwnerKeyRepository {
    */
   countAnswer(userId: string, day: string, cap: number): Promise<number | null>;
   usage(userId: string, today: string): Promise<{ today: number; last30Days: number }>;
+}
+
+// ---------------------------------------------------------------- account lifecycle (issue 24)
+
+export type AccountTokenPurpose = 'password_reset' | 'email_change';
+
+/** Single-use links: only the token's SHA-256 is stored, and a link is spent by deleting its row. */
+export interface AccountTokenRepository {
+  create(token: { tokenHash: string; userId: string; purpose: AccountTokenPurpose; newEmail: string | null; expiresAt: Date }, now: Date): Promise<void>;
+  /** Deletes and returns the unexpired token with that hash and purpose, atomically: two uses, one winner. */
+  spend(tokenHash: string, purpose: AccountTokenPurpose, now: Date): Promise<{ userId: string; newEmail: string | null } | null>;
+  /** Forgets the user's other links of that purpose (a new password makes old reset links worthless). */
+  deleteForUser(userId: string, purpose: AccountTokenPurpose): Promise<void>;
+}
+
+export interface AccountCredentials {
+  passwordHash: string;
+  username: string;
+  email: string;
+}
+
+/** The account rows the lifecycle use cases change. */
+export interface AccountRepository {
+  credentialsOf(userId: string): Promise<AccountCredentials | null>;
+  setPasswordHash(userId: string, passwordHash: string): Promise<void>;
+  /** 'duplicate' when another account holds that address. */
+  setEmail(userId: string, email: string): Promise<'ok' | 'duplicate'>;
+  retentionDays(userId: string): Promise<number | null>;
+  setRetentionDays(userId: string, days: number | null): Promise<void>;
+}
+
+export interface OwnerSession {
+  /** Not the cookie's value, nor what the store keys by: an id for this list only. */
+  id: string;
+  current: boolean;
+  createdAt: Date | null;
+  lastSeenAt: Date;
+  userAgent: string | null;
+  address: string | null;
+}
+
+/** The session store, seen per owner. `currentSid` is the cookie's session id (or null). */
+export interface SessionDirectory {
+  list(userId: string, currentSid: string | null): Promise<OwnerSession[]>;
+  /** false when the owner has no session with that id. */
+  revoke(userId: string, sessionId: string): Promise<boolean>;
+  /** Signs out every session of the owner except `keepSid` (all of them with null); returns how many. */
+  revokeAllExcept(userId: string, keepSid: string | null): Promise<number>;
+}
+
+/** Erases an account and everything that names it, in one transaction. */
+export interface AccountEraser {
+  erase(userId: string): Promise<{ botId: string | null }>;
+}
+
+/** Deletes conversations past their owner's retention, one batch per call, one instance at a time. */
+export interface RetentionSweeper {
+  /** 'busy' when another instance holds the batch lock; else how many conversations were deleted. */
+  sweepBatch(now: Date, batchSize: number): Promise<number | 'busy'>;
+}
+
+/** Everything an account holds, read page by page so an export of any size streams. */
+export interface AccountArchive {
+  account(userId: string): Promise<{ user: User; bot: Bot | null } | null>;
+  tokens(botId: string): Promise<BotTokenInfo[]>;
+  conversations(botId: string): AsyncIterable<Conversation[]>;
+  messages(conversationId: string): AsyncIterable<StoredMessage[]>;
+  leads(botId: string): AsyncIterable<Lead[]>;
+  notifications(userId: string): AsyncIterable<Notification[]>;
 }

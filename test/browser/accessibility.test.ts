@@ -58,6 +58,9 @@ describe.runIf(browserAvailable())('every page at 375 and 1440 px: screenshots a
     { name: 'register', path: '/register', ready: heading('Create your account') },
     { name: 'public-chat', path: () => `/b/${botId}`, ready: (page) => page.getByRole('button', { name: 'What did Ada build?' }).waitFor() },
     { name: 'not-available', path: '/b/00000000-0000-4000-8000-000000000000', ready: heading('This bot is not available') },
+    { name: 'forgot-password', path: '/forgot-password', ready: heading('Forgot your password?') },
+    { name: 'reset-password', path: '/reset-password', ready: heading('Choose a new password') },
+    { name: 'confirm-email', path: '/confirm-email', ready: heading('Confirm your new e-mail address') },
   ];
   const SIGNED_IN: Visit[] = [
     { name: 'dashboard', path: '/dashboard', ready: (page) => page.getByRole('switch', { name: 'Bot active' }).waitFor() },
@@ -85,7 +88,8 @@ describe.runIf(browserAvailable())('every page at 375 and 1440 px: screenshots a
     },
     { name: 'leads', path: '/dashboard/leads', ready: (page) => page.getByRole('cell', { name: 'recruiter@example.com' }).waitFor() },
     { name: 'tokens', path: '/dashboard/tokens', ready: (page) => page.getByRole('cell', { name: /^(Name: )?Portfolio site$/ }).waitFor() },
-    { name: 'settings', path: '/dashboard/settings', ready: (page) => page.getByLabel('Theme colour').waitFor() },
+    { name: 'settings', path: '/dashboard/settings', ready: (page) => page.getByLabel('Delete conversations older than').waitFor() },
+    { name: 'account', path: '/dashboard/account', ready: (page) => page.getByRole('cell', { name: 'This browser' }).waitFor() },
   ];
 
   const visitAll = async (page: Page, visits: Visit[], width: Width) => {

@@ -332,6 +332,10 @@ describe('canaries: the owner’s key appears nowhere', () => {
     }
     keep(await owner.get('/api/account/llm-key'));
     keep(await owner.get('/api/notifications'));
+    // The account's export says that a key is stored, for which provider, and no more.
+    const exported = keep(await owner.get('/api/account/export'));
+    expect(exported.json.ownerKey).toEqual({ provider: 'openai', addedAt: expect.any(String) });
+    expect(exported.text).not.toContain(OWNER_KEY.slice(-4));
     const metrics = keep(await new HttpClient(app.baseUrl).get('/metrics', { authorization: `Bearer ${METRICS_TOKEN}` }));
     expect(metrics.text).toMatch(/careerbot_provider_calls_by_payer_total\{provider="openai",payer="owner"\} [1-9]/);
     expect(metrics.text).toMatch(/careerbot_provider_calls_by_payer_total\{provider="openai",payer="visitor"\} [1-9]/);

@@ -111,6 +111,17 @@ export const responseCheck = () => {
       else if (Buffer.isBuffer(chunk)) body = chunk.toString('utf8');
       return send(chunk);
     };
+    // A streamed answer (the account export) never goes through send: keep what it writes.
+    const streamed: Buffer[] = [];
+    const keep = (chunk: unknown) => {
+      if (typeof chunk === 'string') streamed.push(Buffer.from(chunk, 'utf8'));
+      else if (Buffer.isBuffer(chunk)) streamed.push(chunk);
+    };
+    const write = res.write.bind(res) as (...args: unknown[]) => boolean;
+    res.write = ((chunk: unknown, ...rest: unknown[]) => {
+      keep(chunk);
+      return write(chunk, ...rest);
+    }) as typeof res.write;
     res.once('finish', () => {
       const found = check({
         method: req.method,
@@ -120,7 +131,7 @@ export const responseCheck = () => {
           const value = res.getHeader(name);
           return value === undefined ? null : String(value);
         },
-        body,
+        body: body ?? (streamed.length ? Buffer.concat(streamed).toString('utf8') : undefined),
       });
       if (!found) return;
       checked++;

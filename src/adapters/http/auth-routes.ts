@@ -15,6 +15,10 @@ declare module 'express-session' {
     userId: string;
     username: string;
     email: string;
+    /** For the owner's list of sessions (issue 24). */
+    signedInAt: string;
+    userAgent: string;
+    address: string;
   }
 }
 
@@ -178,7 +182,7 @@ const readAuthForm = async (req: Request, res: Response): Promise<Record<string,
 const wantsJson = (req: Request, body: Record<string, unknown>) =>
   isJsonContentType(req) || body.json === true || body.json === 'true' || req.query.json === 'true';
 
-const promisify = (run: (done: (error?: unknown) => void) => void) =>
+export const promisify = (run: (done: (error?: unknown) => void) => void) =>
   new Promise<void>((resolve, reject) => run((error) => (error ? reject(error) : resolve())));
 
 export const authRoutes = (d: AuthRouteDeps): Router => {
@@ -245,6 +249,9 @@ export const authRoutes = (d: AuthRouteDeps): Router => {
       req.session.userId = result.value.id;
       req.session.username = result.value.username;
       req.session.email = result.value.email;
+      req.session.signedInAt = new Date().toISOString();
+      req.session.userAgent = (req.get('user-agent') ?? '').slice(0, 512);
+      req.session.address = req.ip ?? 'unknown';
       await promisify((done) => req.session.save(done));
       const url = safeCallbackUrl(fields.callbackUrl, origin);
       if (json) res.json({ url });

@@ -18,7 +18,7 @@ export interface BotRouteDeps {
 /** contextText may be 50,000 code points of up to 4 bytes each. */
 const OWNER_BODY_LIMIT = 1024 * 1024;
 
-const botJson = (bot: Bot) => ({
+export const botJson = (bot: Bot) => ({
   id: bot.id,
   userId: bot.userId,
   name: bot.name,
@@ -34,7 +34,7 @@ const botJson = (bot: Bot) => ({
 
 export const overviewJson = (overview: BotOverview) => ({ ...overview, bot: botJson(overview.bot) });
 
-const botSchema = z.object({
+export const botSchema = z.object({
   id: uuidString,
   userId: uuidString,
   name: z.string(),

@@ -2,6 +2,7 @@ import express, { type ErrorRequestHandler, type Express, type RequestHandler } 
 import session from 'express-session';
 import type { Logger } from 'pino';
 import { errorSummary } from '../logger.ts';
+import { accountLinkRoutes, accountManagementRoutes, type AccountRouteDeps } from './account-routes.ts';
 import { authRoutes, type AuthRouteDeps } from './auth-routes.ts';
 import { botRoutes, type BotRouteDeps } from './bot-routes.ts';
 import { chatRoutes } from './chat-routes.ts';
@@ -47,9 +48,10 @@ export type UseCases = Omit<AuthRouteDeps, 'csrf' | 'secureCookies' | 'sessionCo
   TokenRouteDeps &
   RuntimeRouteDeps &
   OwnerRouteDeps &
-  OwnerKeyRouteDeps;
+  OwnerKeyRouteDeps &
+  AccountRouteDeps;
 
-const SESSION_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
+export const SESSION_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
 
 const isClientError = (error: unknown): error is { status: number } => {
   const status = (error as { status?: unknown })?.status;
@@ -136,11 +138,13 @@ export const buildApp = (useCases: UseCases, options: AppOptions): Express => {
       allowedOrigins: options.allowedOrigins,
     }),
   );
+  const accountWeb = { publicUrl: options.publicUrl, sessionCookieName: options.sessionCookieName, secureCookies: options.secureCookies };
+  app.use('/api/auth', sessions, sameOrigin, accountLinkRoutes(useCases, accountWeb));
   app.use('/api/bots/tokens', sessions, requireUser, sameOrigin, tokenRoutes(useCases));
   app.use('/api/bots', sessions, requireUser, sameOrigin, botRoutes(useCases), botListRoutes(useCases));
   app.use('/api/notifications', sessions, requireUser, sameOrigin, notificationRoutes(useCases));
   app.use('/api/account/llm-key', sessions, requireUser, sameOrigin, ownerKeyRoutes(useCases));
-  app.use('/api/account', sessions, requireUser, sameOrigin, accountRoutes(useCases));
+  app.use('/api/account', sessions, requireUser, sameOrigin, accountRoutes(useCases), accountManagementRoutes(useCases, accountWeb));
 
   const openApi = buildOpenApiDocument([...OPERATIONS, ...DOCS_OPERATIONS]);
   const docsPage = renderDocsPage(openApi);

@@ -14,7 +14,7 @@ const csvCell = (value: string | null): string => {
 const csvLine = (row: (string | null)[]): string => `${row.map(csvCell).join(',')}\r\n`;
 
 /** Resolves when the response can take more, or has closed (a client that left never drains). */
-const writable = (res: Response) =>
+export const writable = (res: Response) =>
   new Promise<void>((resolve) => {
     const done = () => {
       res.off('drain', done);

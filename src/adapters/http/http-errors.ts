@@ -11,6 +11,9 @@ import type { OwnerKeyError } from '../../application/owner-llm-key.ts';
 import type { RegisterUserError } from '../../application/register-user.ts';
 import type { ChatError } from '../../application/send-chat-message.ts';
 import type { SignInError } from '../../application/sign-in.ts';
+import type { ConfirmEmailChangeError, RequestEmailChangeError, WrongPassword } from '../../application/account-changes.ts';
+import type { RequestPasswordResetError, ResetPasswordError } from '../../application/account-recovery.ts';
+import type { DeleteAccountError } from '../../application/delete-account.ts';
 import { BODY_ERRORS, type ErrorBody } from './operation-doc.ts';
 import { validationDetails } from './schemas.ts';
 
@@ -118,6 +121,44 @@ export const ownerErrorReply = (error: BotOverviewError | OwnerError): HttpReply
   switch (error.type) {
     case 'bot_not_found':
       return { status: 404, body: { error: 'Bot not found' } };
+    case 'not_found':
+      return { status: 404, body: { error: 'Not found' } };
+    default:
+      return unreachable(error);
+  }
+};
+
+export type AccountError =
+  | RequestPasswordResetError
+  | ResetPasswordError
+  | WrongPassword
+  | RequestEmailChangeError
+  | ConfirmEmailChangeError
+  | DeleteAccountError
+  | { type: 'not_found' };
+
+/** The account's own pages: forgotten passwords, changes, sessions, deletion. */
+export const ACCOUNT_ERROR_BODIES = {
+  invalidLink: 'This link is invalid, used or expired',
+  wrongPassword: 'The current password is wrong',
+  sameEmail: 'This is already your e-mail address',
+  usernameMismatch: 'Type your username to confirm',
+} as const;
+
+export const accountErrorReply = (error: AccountError): HttpReply => {
+  switch (error.type) {
+    case 'throttled':
+      return { status: 429, body: { error: 'TooManyRequests' }, headers: { 'Retry-After': String(error.retryAfterSeconds) } };
+    case 'invalid_link':
+      return { status: 400, body: { error: ACCOUNT_ERROR_BODIES.invalidLink } };
+    case 'wrong_password':
+      return { status: 400, body: { error: ACCOUNT_ERROR_BODIES.wrongPassword } };
+    case 'same_email':
+      return { status: 400, body: { error: ACCOUNT_ERROR_BODIES.sameEmail } };
+    case 'username_mismatch':
+      return { status: 400, body: { error: ACCOUNT_ERROR_BODIES.usernameMismatch } };
+    case 'email_taken':
+      return registerErrorReply(error);
     case 'not_found':
       return { status: 404, body: { error: 'Not found' } };
     default:

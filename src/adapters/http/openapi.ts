@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { authOperations } from './auth-routes.ts';
+import { accountOperations } from './account-routes.ts';
 import { botOperations } from './bot-routes.ts';
 import { chatOperations } from './chat-routes.ts';
 import { errorBody, HEADERS, type HeaderDoc, type OperationDoc, type ResponseDoc, type Security } from './operation-doc.ts';
@@ -52,6 +53,7 @@ const serviceOperations: OperationDoc[] = [
 
 export const OPERATIONS: OperationDoc[] = [
   ...authOperations,
+  ...accountOperations,
   ...botOperations,
   ...chatOperations,
   ...ownerOperations,

@@ -43,7 +43,7 @@ async function* mapPages<T, U>(pages: AsyncIterable<T[]>, map: (item: T) => U): 
   for await (const page of pages) yield page.map(map);
 }
 
-const conversationJson = (c: Conversation) => ({
+export const conversationJson = (c: Conversation) => ({
   id: c.id,
   sessionId: c.sessionId,
   messageCount: c.messageCount,
@@ -76,21 +76,21 @@ export const conversationDetailJson = (detail: { conversation: Conversation; mes
 
 export const pageJson = <T, J>(page: Page<T>, toJson: (item: T) => J) => ({ items: page.items.map(toJson), nextCursor: page.nextCursor });
 
-const conversationFields = {
+export const conversationFields = {
   id: uuidString,
   sessionId: uuidString,
   messageCount: z.number().int(),
   startedAt: isoTimestamp,
   lastMessageAt: isoTimestamp,
 };
-const leadSchema = z.object({
+export const leadSchema = z.object({
   id: uuidString,
   email: z.email(),
   capturedAt: isoTimestamp,
   conversationId: uuidString.nullable(),
   contextSummary: z.string().nullable(),
 });
-const notificationSchema = z.object({
+export const notificationSchema = z.object({
   id: uuidString,
   kind: z.enum(NOTIFICATION_KINDS),
   payload: z.record(z.string(), z.unknown()),

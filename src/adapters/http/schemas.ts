@@ -5,7 +5,7 @@ import { DEPLOYMENT_MODES, LLM_PROVIDERS, PERSONALITIES } from '../../domain/typ
 // The zod schemas that validate requests. The OpenAPI document is generated from these
 // same objects, so what is documented is what is enforced.
 
-const OBJECT_EXPECTED = { error: 'Request body must be a JSON object' };
+export const OBJECT_EXPECTED = { error: 'Request body must be a JSON object' };
 
 const codePoints = (value: string) => {
   let count = 0;

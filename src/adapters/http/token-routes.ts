@@ -28,7 +28,7 @@ export const tokenInfoJson = (info: BotTokenInfo) => ({
   revokedAt: iso(info.revokedAt),
 });
 
-const tokenInfoSchema = z.object({
+export const tokenInfoSchema = z.object({
   id: uuidString,
   name: z.string(),
   lastFour: z.string().length(4).meta({ description: 'The last four characters of the token' }),

@@ -7,7 +7,8 @@ export class LogMailer implements Mailer {
 
   async send(message: MailMessage): Promise<void> {
     try {
-      this.logger.info({ mail: { to: message.to, subject: message.subject, text: message.text } }, 'e-mail (SMTP_URL unset, not sent)');
+      const text = (message.secrets ?? []).reduce((redacted, secret) => redacted.replaceAll(secret, '[redacted]'), message.text);
+      this.logger.info({ mail: { to: message.to, subject: message.subject, text } }, 'e-mail (SMTP_URL unset, not sent)');
     } catch {
       // A log that cannot be written must not fail the request that triggered the e-mail.
     }

@@ -1,4 +1,5 @@
 import type { ComponentChildren } from 'preact';
+import { AccountPage, ConfirmEmailPage, ForgotPasswordPage, ResetPasswordPage, RetentionSetting } from './client/account-pages.tsx';
 import { LoginPage, RegisterPage } from './client/auth-pages.tsx';
 import { BotEditorPage } from './client/bot-editor.tsx';
 import { PublicChatPage, type PublicBotView } from './client/chat-panel.tsx';
@@ -124,8 +125,24 @@ export const PAGES: PageEntry[] = [
     nav: 'Settings',
     access: 'owner',
     data: ['overview', 'accountSettings', 'ownerKey'],
-    render: (p) => <SettingsPage initial={p.overview} initialAccount={p.accountSettings} initialOwnerKey={p.ownerKey} />,
+    render: (p) => (
+      <>
+        <SettingsPage initial={p.overview} initialAccount={p.accountSettings} initialOwnerKey={p.ownerKey} />
+        <RetentionSetting />
+      </>
+    ),
   },
+  {
+    name: 'account',
+    path: '/dashboard/account',
+    title: 'Account',
+    nav: 'Account',
+    access: 'owner',
+    render: (p) => <AccountPage user={p.user ?? { name: '', email: '' }} />,
+  },
+  { name: 'forgot-password', path: '/forgot-password', title: 'Forgot your password?', access: 'anyone', render: () => <ForgotPasswordPage /> },
+  { name: 'reset-password', path: '/reset-password', title: 'Choose a new password', access: 'anyone', render: () => <ResetPasswordPage /> },
+  { name: 'confirm-email', path: '/confirm-email', title: 'Confirm your new e-mail address', access: 'anyone', render: () => <ConfirmEmailPage /> },
   {
     name: 'public-chat',
     path: '/b/:botId',

@@ -16,9 +16,9 @@ interface BotTokenRow {
   revoked_at: Date | null;
 }
 
-const TOKEN_COLUMNS = 'id, bot_id, name, last_four, created_at, expires_at, last_used_at, revoked_at';
+export const TOKEN_COLUMNS = 'id, bot_id, name, last_four, created_at, expires_at, last_used_at, revoked_at';
 
-const rowToBotTokenInfo = (row: BotTokenRow): BotTokenInfo => ({
+export const rowToBotTokenInfo = (row: BotTokenRow): BotTokenInfo => ({
   id: row.id,
   botId: row.bot_id,
   name: row.name,

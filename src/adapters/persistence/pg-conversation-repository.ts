@@ -30,9 +30,9 @@ interface MessageRow {
   created_at: Date;
 }
 
-const CONVERSATION_COLUMNS = 'id, bot_id, session_id, message_count, started_at, last_message_at';
+export const CONVERSATION_COLUMNS = 'id, bot_id, session_id, message_count, started_at, last_message_at';
 
-const rowToConversation = (row: ConversationRow): Conversation => ({
+export const rowToConversation = (row: ConversationRow): Conversation => ({
   id: row.id,
   botId: row.bot_id,
   sessionId: row.session_id,
@@ -41,7 +41,7 @@ const rowToConversation = (row: ConversationRow): Conversation => ({
   lastMessageAt: row.last_message_at,
 });
 
-const rowToStoredMessage = (row: MessageRow): StoredMessage => ({
+export const rowToStoredMessage = (row: MessageRow): StoredMessage => ({
   role: row.role,
   content: row.content,
   createdAt: row.created_at,

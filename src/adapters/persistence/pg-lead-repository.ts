@@ -12,9 +12,9 @@ interface LeadRow {
   captured_at: Date;
 }
 
-const LEAD_COLUMNS = 'id, bot_id, email, conversation_id, context_summary, captured_at';
+export const LEAD_COLUMNS = 'id, bot_id, email, conversation_id, context_summary, captured_at';
 
-const rowToLead = (row: LeadRow): Lead => ({
+export const rowToLead = (row: LeadRow): Lead => ({
   id: row.id,
   botId: row.bot_id,
   email: row.email,

@@ -13,9 +13,9 @@ interface NotificationRow {
   read_at: Date | null;
 }
 
-const NOTIFICATION_COLUMNS = 'id, user_id, kind, payload, created_at, read_at';
+export const NOTIFICATION_COLUMNS = 'id, user_id, kind, payload, created_at, read_at';
 
-const rowToNotification = (row: NotificationRow): Notification => ({
+export const rowToNotification = (row: NotificationRow): Notification => ({
   id: row.id,
   userId: row.user_id,
   kind: row.kind,

@@ -5,7 +5,7 @@ import type pg from 'pg';
 import type { Db } from './db.ts';
 
 /** Rows are keyed by SHA-256 of the session id: the database never holds what a cookie carries. */
-const storedSessionKey = (sid: string) => createHash('sha256').update(sid).digest('hex');
+export const storedSessionKey = (sid: string) => createHash('sha256').update(sid).digest('hex');
 
 /**
  * Sessions in PostgreSQL (revocable, unlike a JWT). The table comes from our migrations;

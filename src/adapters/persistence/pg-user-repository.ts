@@ -13,9 +13,9 @@ interface UserRow {
   created_at: Date;
 }
 
-const USER_COLUMNS = 'id, username, email, llm_provider, llm_model, notify_leads_email, created_at';
+export const USER_COLUMNS = 'id, username, email, llm_provider, llm_model, notify_leads_email, created_at';
 
-const rowToUser = (row: UserRow): User => ({
+export const rowToUser = (row: UserRow): User => ({
   id: row.id,
   username: row.username,
   email: row.email,

@@ -60,6 +60,9 @@ export const LoginPage = (p: { callbackUrl?: string; error?: string | null }) =>
         </button>
       </form>
       <p>
+        <a href="/forgot-password">Forgot your password?</a>
+      </p>
+      <p>
         New here? <a href="/register">Create an account</a>
       </p>
     </main>

@@ -1,0 +1,98 @@
+import { readFile } from 'node:fs/promises';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { browserAvailable } from '@careerbot/testkit/browser';
+import { botIdOnOverview, cspViolations, expectNoProblems, newOwner, openTab, registerThroughPages, saveBotThroughEditor, shoot, signInThroughPages, startPagesWorld, type PagesWorld } from '../support/pages.ts';
+import { startSmtpSink, type SmtpSink } from '../support/smtp-sink.ts';
+
+const NEW_PASSWORD = 'a brand new passphrase 42';
+
+describe.runIf(browserAvailable())('an owner recovers, changes, inspects and leaves their account, in Chromium', () => {
+  let sink: SmtpSink;
+  let world: PagesWorld;
+  beforeAll(async () => {
+    sink = await startSmtpSink();
+    world = await startPagesWorld({ SMTP_URL: `smtp://127.0.0.1:${sink.port}` });
+  });
+  afterAll(async () => {
+    await world?.close();
+    await sink?.close();
+  });
+
+  /** The link of the newest e-mail to `to` that holds one to `page`. */
+  const linkFromMail = async (to: string, page: string) => {
+    const mail = await sink.waitFor((candidate) => candidate.to.includes(to) && candidate.text.includes(`/${page}#token=`));
+    const text = mail.text.replace(/=([0-9A-F]{2})/g, (_m, hex: string) => String.fromCharCode(parseInt(hex, 16)));
+    return new RegExp(`http://\\S+/${page}#token=[A-Za-z0-9_-]{43}`).exec(text)![0];
+  };
+
+  it('forgets the password → follows the e-mailed link → signs in → changes the e-mail → downloads the data → deletes the account → the public page is a 404', { timeout: 120_000 }, async () => {
+    const owner = newOwner('leaver');
+    const setup = await openTab(world, 'desktop');
+    await registerThroughPages(setup.page, owner);
+    await saveBotThroughEditor(setup.page, { name: 'Grace Hopper', context: 'Grace wrote the first compiler.', provider: 'OpenAI' });
+    const botId = await botIdOnOverview(setup.page);
+    await setup.context.close();
+
+    // A fresh browser: the password is forgotten.
+    const tab = await openTab(world, 'desktop');
+    const { page } = tab;
+    await page.goto('/login');
+    await page.getByRole('link', { name: 'Forgot your password?' }).click();
+    await page.waitForURL('**/forgot-password');
+    await page.getByLabel('E-mail or username').fill(owner.username);
+    await page.getByRole('button', { name: 'Send the link' }).click();
+    await expect.poll(() => page.getByRole('status').textContent()).toContain('If an account matches');
+    await shoot(page, 'forgot-password');
+
+    const resetLink = await linkFromMail(owner.email, 'reset-password');
+    await page.goto(resetLink);
+    // The token leaves the address bar once read.
+    await expect.poll(() => page.url()).not.toContain('token');
+    await page.getByLabel('New password').fill(NEW_PASSWORD);
+    await shoot(page, 'reset-password');
+    await page.getByRole('button', { name: 'Set the new password' }).click();
+    await page.getByRole('heading', { name: 'Password changed' }).waitFor();
+    await page.getByRole('link', { name: 'Sign in' }).click();
+    await signInThroughPages(page, { ...owner, password: NEW_PASSWORD });
+    await page.waitForURL('**/dashboard');
+
+    // The account page: change the e-mail address.
+    await page.getByRole('link', { name: 'Account' }).click();
+    await page.waitForURL('**/dashboard/account');
+    await page.getByRole('cell', { name: 'This browser' }).waitFor();
+    const newEmail = `moved-${owner.email}`;
+    const emailForm = page.getByRole('form', { name: 'E-mail address' });
+    await emailForm.getByLabel('New e-mail address').fill(newEmail);
+    await emailForm.getByLabel('Password').fill(NEW_PASSWORD);
+    await emailForm.getByRole('button', { name: 'Send a confirmation link' }).click();
+    await expect.poll(() => emailForm.getByRole('status').textContent()).toContain(`We sent a link to ${newEmail}`);
+    await shoot(page, 'account');
+    await sink.waitFor((mail) => mail.to.includes(owner.email) && mail.text.includes('is being changed'));
+    await page.goto(await linkFromMail(newEmail, 'confirm-email'));
+    await page.getByRole('button', { name: 'Confirm the new address' }).click();
+    await expect.poll(() => page.getByRole('status').textContent()).toContain(`Your e-mail address is now ${newEmail}`);
+
+    // Download the data.
+    await page.goto('/dashboard/account');
+    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('link', { name: 'Download my data' }).click()]);
+    const data = JSON.parse(await readFile((await download.path())!, 'utf8'));
+    expect(download.suggestedFilename()).toMatch(/^careerbot-export-\d{4}-\d{2}-\d{2}\.json$/);
+    expect(data.account.email).toBe(newEmail);
+    expect(data.bot.id).toBe(botId);
+
+    // Delete the account: the button waits for the username.
+    const deleteForm = page.getByRole('form', { name: 'Delete the account' });
+    await deleteForm.getByLabel('Password').fill(NEW_PASSWORD);
+    const button = deleteForm.getByRole('button', { name: 'Delete my account for good' });
+    expect(await button.isDisabled()).toBe(true);
+    await deleteForm.getByLabel('Type your username to confirm').fill(owner.username);
+    await button.click();
+    await page.waitForURL((url) => url.pathname === '/');
+
+    const gone = await page.goto(`/b/${botId}`);
+    expect(gone?.status()).toBe(404);
+    await page.getByRole('heading', { name: 'This bot is not available' }).waitFor();
+    expect(await cspViolations(page)).toEqual([]);
+    expectNoProblems(tab);
+  });
+});
