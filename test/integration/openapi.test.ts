@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PAGES } from '../../src/adapters/pages/pages.tsx';
 import { requestJsonSchema } from '../../src/adapters/http/openapi.ts';
 import { requestSchemasOf } from '../../src/adapters/http/validated.ts';
 import { HttpClient, signedInClient } from '@careerbot/testkit';
@@ -16,7 +17,9 @@ beforeAll(async () => {
 afterAll(async () => app?.close());
 
 /** Pages (HTML for people) and the widget scripts are not operations of the JSON API. */
-const isPage = (path: string) => path === '/' || /^\/(login|register|dashboard|b|widget\.js)(\/|$)/.test(path);
+// What the page router serves: the pages of the one table, and the widget scripts beside them.
+const PAGE_PATHS = new Set([...PAGES.flatMap((page) => (page.path ? [page.path.replace(/:(\w+)/g, '{$1}')] : [])), '/widget.js']);
+const isPage = (path: string) => PAGE_PATHS.has(path);
 const apiRoutes = () => servedRoutes(app.express).filter((route) => !isPage(route.path));
 
 const documented = () =>

@@ -117,7 +117,7 @@ describe('envelope encryption', () => {
     expect(!malformed.ok && malformed.message).toContain('KEY_ENCRYPTION_KEY: must be 32 bytes');
   });
 
-  it('a dump of the database holds no key: pg_dump, searched for the canary in every form', async () => {
+  it('a dump of the database (pg_dump, or every row as the server renders it) holds no key, searched for the canary in every form', async () => {
     const { owner } = await ownerWithBot();
     expect((await saveKey(owner)).status).toBe(200);
     const dump = await databaseDump(shared.database.url);
@@ -347,15 +347,26 @@ describe('canaries: the owner’s key appears nowhere', () => {
   });
 });
 
-/** A pg_dump of the database (data and schema), or, without pg_dump, every table's rows by COPY. */
+/**
+ * A pg_dump of the database (data and schema), with a pg_dump at least as new as the server
+ * (Debian's for the PostgreSQL at 127.0.0.1:5432); otherwise, as for the embedded server, whose
+ * package ships no pg_dump, every table's rows as the server renders them (bytea as hex).
+ */
 const databaseDump = async (url: string) => {
-  const pgDump = ['/usr/lib/postgresql/15/bin/pg_dump', '/usr/bin/pg_dump'].find((path) => existsSync(path));
-  if (pgDump) return (await run(pgDump, ['--no-owner', url], { maxBuffer: 256 * 1024 * 1024 })).stdout;
   const db = new Db({ connectionString: url, max: 1 });
   try {
+    const serverMajor = Number((await db.query<{ v: string }>("SELECT current_setting('server_version_num') AS v")).rows[0]!.v.slice(0, -4));
+    const pgDump = [18, 17, 16, 15]
+      .filter((major) => major >= serverMajor)
+      .map((major) => `/usr/lib/postgresql/${major}/bin/pg_dump`)
+      .find((path) => existsSync(path));
+    if (pgDump) return (await run(pgDump, ['--no-owner', url], { maxBuffer: 256 * 1024 * 1024 })).stdout;
     const tables = await db.query<{ name: string }>("SELECT tablename AS name FROM pg_tables WHERE schemaname = 'public'");
     const dumps = [];
-    for (const { name } of tables.rows) dumps.push(name, JSON.stringify((await db.query(`SELECT * FROM "${name}"`)).rows));
+    for (const { name } of tables.rows) {
+      const rows = await db.query<{ row: string }>(`SELECT row_to_json(t)::text AS row FROM "${name}" t`);
+      dumps.push(name, ...rows.rows.map((r) => r.row));
+    }
     return dumps.join('\n');
   } finally {
     await db.close();
