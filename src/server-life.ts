@@ -51,6 +51,9 @@ export const runServer = async (config: Config, logger: Logger, compose: Compose
     db = new Db({
       connectionString: database.url,
       max: config.DB_POOL_MAX,
+      statementTimeoutMs: config.DB_STATEMENT_TIMEOUT_MS,
+      queryTimeoutMs: config.DB_QUERY_TIMEOUT_MS,
+      connectionTimeoutMillis: config.DB_QUERY_TIMEOUT_MS,
       onError: (error) => logger.warn({ error: errorSummary(error) }, 'idle database connection lost'),
     });
     const service = await compose(db, await sessionSecretFor(config));

@@ -67,6 +67,10 @@ export const configSchema = z
     DATABASE_URL: optionalUrl,
     DATA_DIR: z.string().trim().min(1).default('./.data'),
     DB_POOL_MAX: integer(10, 1, 200),
+    /** PostgreSQL cancels a statement running longer than this (statement_timeout): 503. */
+    DB_STATEMENT_TIMEOUT_MS: integer(5_000, 100, 600_000),
+    /** The service gives up on a database that does not answer (hung, frozen) after this long, and on waiting for a connection: 503. */
+    DB_QUERY_TIMEOUT_MS: integer(6_000, 100, 600_000),
     REGISTRATIONS_PER_ADDRESS: integer(10, 1, 1_000_000),
     /** Worker processes under the cluster module: a number, or `auto` for one per core. */
     WEB_CONCURRENCY: z
