@@ -13,7 +13,7 @@ import { accountRoutes, botListRoutes, notificationRoutes, type OwnerRouteDeps }
 import { publicCors } from './public-cors.ts';
 import { requestLog } from './request-log.ts';
 import { avatarRoutes, publicBotRoutes, runtimeRoutes, type RuntimeRouteDeps } from './runtime-routes.ts';
-import { CsrfTokens, requireSameOrigin } from './security.ts';
+import { CsrfTokens, requireJsonBody, requireSameOrigin } from './security.ts';
 import { tokenRoutes, type TokenRouteDeps } from './token-routes.ts';
 
 export interface AppOptions {
@@ -134,10 +134,12 @@ export const buildApp = (useCases: UseCases, options: AppOptions): Express => {
       allowedOrigins: options.allowedOrigins,
     }),
   );
-  app.use('/api/bots/tokens', sessions, requireUser, sameOrigin, tokenRoutes(useCases));
-  app.use('/api/bots', sessions, requireUser, sameOrigin, botRoutes(useCases), botListRoutes(useCases));
-  app.use('/api/notifications', sessions, requireUser, sameOrigin, notificationRoutes(useCases));
-  app.use('/api/account', sessions, requireUser, sameOrigin, accountRoutes(useCases));
+  // Cookie-authenticated: the session, then the Origin check and JSON-only bodies for changes.
+  const owner = [sessions, requireUser, sameOrigin, requireJsonBody];
+  app.use('/api/bots/tokens', ...owner, tokenRoutes(useCases));
+  app.use('/api/bots', ...owner, botRoutes(useCases), botListRoutes(useCases));
+  app.use('/api/notifications', ...owner, notificationRoutes(useCases));
+  app.use('/api/account', ...owner, accountRoutes(useCases));
 
   const openApi = buildOpenApiDocument([...OPERATIONS, ...DOCS_OPERATIONS]);
   const docsPage = renderDocsPage(openApi);

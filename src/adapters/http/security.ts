@@ -2,6 +2,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { ownOrigin } from '../own-origin.ts';
 import { PROTOCOL, reply } from './http-errors.ts';
+import { isJsonContentType } from './request-body.ts';
 
 export const parseCookies = (header: string | undefined): Map<string, string> => {
   const cookies = new Map<string, string>();
@@ -33,6 +34,18 @@ export const requireSameOrigin =
     if (origin === ownOrigin(req, options.publicUrl) || options.allowedOrigins.includes(origin)) return next();
     reply(res, PROTOCOL.forbiddenOrigin);
   };
+
+/**
+ * Cookie-authenticated changes take JSON only: a body of any other type (a form, `text/plain`,
+ * which a cross-site page can send without a preflight) is refused with 415 before any
+ * handler reads it. A change without a body (a DELETE, mark all read) needs no type.
+ */
+export const requireJsonBody: RequestHandler = (req, res, next) => {
+  if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return next();
+  const hasBody = req.headers['content-type'] !== undefined || req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+  if (!hasBody || isJsonContentType(req)) return next();
+  reply(res, PROTOCOL.unsupportedMediaType);
+};
 
 /**
  * Double-submit CSRF token in the Auth.js style: the cookie holds "token|hmac(token)",
