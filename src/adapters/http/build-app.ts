@@ -13,7 +13,7 @@ import { accountRoutes, botListRoutes, notificationRoutes, type OwnerRouteDeps }
 import { publicCors } from './public-cors.ts';
 import { requestLog } from './request-log.ts';
 import { avatarRoutes, publicBotRoutes, runtimeRoutes, type RuntimeRouteDeps } from './runtime-routes.ts';
-import { CsrfTokens, requireJsonBody, requireSameOrigin } from './security.ts';
+import { CsrfTokens, requireJsonBody, requireSameOrigin, strictTransportSecurity, warnOnceWhenCookiesCannotStick } from './security.ts';
 import { tokenRoutes, type TokenRouteDeps } from './token-routes.ts';
 
 export interface AppOptions {
@@ -86,6 +86,7 @@ export const buildApp = (useCases: UseCases, options: AppOptions): Express => {
   app.set('etag', false);
   app.set('trust proxy', options.trustProxy);
   app.use(requestLog(options.logger));
+  app.use(strictTransportSecurity);
   app.use(options.metrics.count);
 
   app.get('/metrics', options.metrics.serve);
@@ -122,6 +123,7 @@ export const buildApp = (useCases: UseCases, options: AppOptions): Express => {
   const sameOrigin = requireSameOrigin({ publicUrl: options.publicUrl, allowedOrigins: options.allowedOrigins });
   const csrf = new CsrfTokens(options.sessionSecret, `${options.sessionCookieName.replace(/session-token$/, '')}csrf-token`);
 
+  if (options.secureCookies) app.use('/api/auth', warnOnceWhenCookiesCannotStick(options.logger));
   app.use(
     '/api/auth',
     sessions,

@@ -35,6 +35,35 @@ export const requireSameOrigin =
     reply(res, PROTOCOL.forbiddenOrigin);
   };
 
+/** A year of HTTPS only, sent on answers to requests that came over HTTPS (`req.secure`). */
+export const HSTS = 'max-age=31536000';
+
+/** HSTS on every answer to a request that came over HTTPS, directly or by a trusted proxy's `X-Forwarded-Proto`. */
+export const strictTransportSecurity: RequestHandler = (req, res, next) => {
+  if (req.secure) res.setHeader('Strict-Transport-Security', HSTS);
+  next();
+};
+
+/**
+ * Secure session cookies (production) over plain http: the browser is sent none, so a
+ * sign-in answers 200 and does not stick. Said once, at the first such request.
+ */
+export const warnOnceWhenCookiesCannotStick = (logger: { warn: (details: object, message: string) => void }): RequestHandler => {
+  let warned = false;
+  return (req, _res, next) => {
+    if (!warned && !req.secure) {
+      warned = true;
+      logger.warn(
+        { path: req.path, forwardedProto: req.headers['x-forwarded-proto'] ?? null },
+        'session cookies are Secure in production, but this request came over plain http (no X-Forwarded-Proto: https from a proxy ' +
+          'that TRUST_PROXY trusts): browsers get no session cookie, so sign-in will not stick. Serve the service behind a TLS proxy ' +
+          'that sets X-Forwarded-Proto, and set TRUST_PROXY to trust it (e.g. TRUST_PROXY=loopback)',
+      );
+    }
+    next();
+  };
+};
+
 /**
  * Cookie-authenticated changes take JSON only: a body of any other type (a form, `text/plain`,
  * which a cross-site page can send without a preflight) is refused with 415 before any
