@@ -5,6 +5,8 @@ import { widgetClient } from '../support/runtime-clients.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 
 const LONE = 'a\ud800';
+/** Zero-width space, word joiner, BOM, Hangul filler, soft hyphen, Braille blank, and a no-break space. */
+const NOTHING_VISIBLE = '\u200b\u2060\ufeff\u3164\u00ad\u2800\u00a0';
 
 type Path = (string | number)[];
 
@@ -100,9 +102,46 @@ describe('every field that stores text', () => {
     // A key can hold one too.
     const key = await owner.post('/api/bots', { ...validBot(), [`x${'\udc00'}`]: 1 });
     expect(key.status).toBe(400);
-    // A well-formed pair (an emoji) is text, and is stored as sent.
-    const emoji = await owner.post('/api/bots', validBot({ suggestedQuestions: ['Why \ud83d\ude80?'] }));
+    // A well-formed pair (an emoji) is text, and is stored as sent (its zero-width joiner kept).
+    const emoji = await owner.post('/api/bots', validBot({ suggestedQuestions: ['Why \ud83d\ude80?', '\u{1F469}\u200d\u{1F4BB}'] }));
     expect(emoji.status).toBe(200);
-    expect(emoji.json.bot.suggestedQuestions).toEqual(['Why \u{1F680}?']);
+    expect(emoji.json.bot.suggestedQuestions).toEqual(['Why \u{1F680}?', '\u{1F469}\u200d\u{1F4BB}']);
+  });
+
+  it('a field that must not be empty needs a character a person can see: zero-width characters alone are validation failed', async () => {
+    const checked: string[] = [];
+    for (const route of routes()) {
+      for (const visible of route.visible) {
+        const path = visible.split('.').map((key) => (/^\d+$/.test(key) ? Number(key) : key));
+        const answer = await route.send(replaced(route.body, path, NOTHING_VISIBLE));
+        expect(answer.status, `${route.what} ${visible}`).toBe(400);
+        expect(answer.json.details.fieldErrors[String(path[0])], `${route.what} ${visible}`).toEqual(['Must not be empty']);
+        checked.push(`${route.what} ${visible}`);
+      }
+    }
+    expect(checked).toContain('POST /api/bots name');
+    expect(checked.length).toBe(7);
+  });
+
+  it('every trimmed field is trimmed of invisible characters at both ends, and keeps those inside', async () => {
+    const saved = await owner.post(
+      '/api/bots',
+      validBot({ name: '\u200b\ufeff Grace\u200bHopper \u2060', headline: '\u200b', suggestedQuestions: ['\u200bWhy?\u200b'] }),
+    );
+    expect(saved.status).toBe(200);
+    expect(saved.json.bot.name).toBe('Grace\u200bHopper');
+    expect(saved.json.bot.headline).toBeNull();
+    expect(saved.json.bot.suggestedQuestions).toEqual(['Why?']);
+    const name = uniqueName('zw');
+    const registered = await new HttpClient(app.baseUrl).post('/api/auth/register', {
+      username: `\u200b${name}\u2060`,
+      email: `\ufeff${name}@example.com\u200b`,
+      password: 'correct horse battery',
+    });
+    expect(registered.status).toBe(201);
+    expect(registered.json.user.username).toBe(name);
+    expect(registered.json.user.email).toBe(`${name}@example.com`);
+    const token = await owner.post('/api/bots/tokens', { name: '\u200bSite\u200b' });
+    expect(token.json.tokenInfo.name).toBe('Site');
   });
 });
