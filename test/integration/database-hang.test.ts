@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
+import { mkdtemp, readFile, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -18,8 +18,10 @@ describe('a database that hangs (PostgreSQL frozen with SIGSTOP)', () => {
   let postgres: EmbeddedPostgres;
   let service: ServiceProcess;
   let frozen: number[] = [];
+  let dataDir: string;
   beforeAll(async () => {
-    postgres = await startEmbeddedPostgres({ dataDir: path.join(tmpdir(), 'careerbot-hang-test'), persistent: false, ownSignalHandling: false });
+    dataDir = await mkdtemp(path.join(tmpdir(), 'careerbot-hang-'));
+    postgres = await startEmbeddedPostgres({ dataDir, persistent: false, ownSignalHandling: false });
     service = await startServiceProcess({
       DATABASE_URL: postgres.url,
       DATA_DIR: path.join(tmpdir(), 'careerbot-unused'),
@@ -34,6 +36,7 @@ describe('a database that hangs (PostgreSQL frozen with SIGSTOP)', () => {
       await service.exited;
     }
     await postgres?.stop();
+    if (dataDir) await rm(dataDir, { recursive: true, force: true });
   });
 
   it('answers 503 service_unavailable with Retry-After within the query timeout, and 200 again once it thaws', async () => {
