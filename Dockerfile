@@ -1,7 +1,8 @@
 # syntax=docker/dockerfile:1
 # Career Bot Platform: build with dev dependencies, run with production ones only.
-# CI has no container runtime; scripts/production-smoke.ts proves the same steps without
-# Docker (fresh directory, built output, npm ci --omit=dev, migrate, start, chat, SIGTERM).
+# CI builds and runs this image with scripts/ops/container-check.sh (as root: its own dockerd,
+# a local node:20-bookworm-slim made from Debian's packages, the classic builder, which reads
+# the syntax line above as a comment): migrate, start as uid 1000, healthy, docker stop exits 0.
 
 FROM node:20-bookworm-slim AS build
 WORKDIR /app

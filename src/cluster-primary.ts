@@ -5,7 +5,7 @@ import type { Config } from './adapters/config.ts';
 import { errorSummary } from './adapters/logger.ts';
 import { clusterMetrics } from './adapters/metrics/metrics.ts';
 import type { EmbeddedPostgres } from './adapters/persistence/embedded-postgres.ts';
-import { closeServer, finalStop, onStopSignals, SHUTDOWN_GRACE_MS } from './shutdown.ts';
+import { closeServer, finalStop, onStopSignals } from './shutdown.ts';
 import { listenForMetrics, masterKeysFor, openMigratedDatabase, sessionSecretFor } from './startup.ts';
 
 /**
@@ -28,7 +28,7 @@ export const runPrimary = async (config: Config, logger: Logger) => {
         (worker) =>
           new Promise<void>((resolve) => {
             if (worker.isDead()) return resolve();
-            const force = setTimeout(() => worker.process.kill('SIGKILL'), SHUTDOWN_GRACE_MS + 5_000);
+            const force = setTimeout(() => worker.process.kill('SIGKILL'), config.SHUTDOWN_TIMEOUT_MS + 5_000);
             worker.once('exit', () => (clearTimeout(force), resolve()));
             worker.process.kill('SIGTERM');
           }),

@@ -6,7 +6,7 @@ import { errorSummary } from './adapters/logger.ts';
 import { offerToPrimary, type ServiceMetrics } from './adapters/metrics/metrics.ts';
 import { Db } from './adapters/persistence/db.ts';
 import type { EmbeddedPostgres } from './adapters/persistence/embedded-postgres.ts';
-import { closeServer, finalStop, onStopSignals, SHUTDOWN_GRACE_MS } from './shutdown.ts';
+import { closeServer, drainable, finalStop, onStopSignals } from './shutdown.ts';
 import { listenForMetrics, openMigratedDatabase, sessionSecretFor } from './startup.ts';
 
 /** What the composition root builds over a database: an app to listen with, its metrics, and what to close. */
@@ -20,13 +20,15 @@ export type Compose = (db: Db, sessionSecret: string) => Promise<ComposedService
 
 /**
  * One server (alone, or a cluster worker): open and migrate the database, compose the
- * service over it, listen. SIGTERM or SIGINT lets requests in flight finish (up to
- * SHUTDOWN_GRACE_MS), then closes the service, the pool and the embedded PostgreSQL.
+ * service over it, listen. SIGTERM or SIGINT drains the server (see `drainable`: every answer
+ * says `Connection: close`, the process goes on only while a request is in flight, up to
+ * SHUTDOWN_TIMEOUT_MS), then closes the service, the pool and the embedded PostgreSQL.
  */
 export const runServer = async (config: Config, logger: Logger, compose: Compose) => {
   let embedded: EmbeddedPostgres | null = null;
   let db: Db | null = null;
   let server: Server | null = null;
+  let drain = async (_backstopMs: number) => {};
   let metricsServer: Server | null = null;
   let close = async () => {};
 
@@ -35,10 +37,7 @@ export const runServer = async (config: Config, logger: Logger, compose: Compose
     if (stopping) return;
     stopping = true;
     logger.info({ signal }, 'shutting down');
-    const force = setTimeout(() => server?.closeAllConnections(), SHUTDOWN_GRACE_MS);
-    force.unref();
-    await new Promise<void>((resolve) => (server ? server.close(() => resolve()) : resolve()));
-    clearTimeout(force);
+    await drain(config.SHUTDOWN_TIMEOUT_MS);
     await closeServer(metricsServer);
     await close().catch(() => undefined);
     await db?.close().catch(() => undefined);
@@ -52,6 +51,9 @@ export const runServer = async (config: Config, logger: Logger, compose: Compose
     db = new Db({
       connectionString: database.url,
       max: config.DB_POOL_MAX,
+      statementTimeoutMs: config.DB_STATEMENT_TIMEOUT_MS,
+      queryTimeoutMs: config.DB_QUERY_TIMEOUT_MS,
+      connectionTimeoutMillis: config.DB_QUERY_TIMEOUT_MS,
       onError: (error) => logger.warn({ error: errorSummary(error) }, 'idle database connection lost'),
     });
     const service = await compose(db, await sessionSecretFor(config));
@@ -60,6 +62,7 @@ export const runServer = async (config: Config, logger: Logger, compose: Compose
     if (cluster.isWorker) offerToPrimary(service.metrics);
     else if (config.METRICS_PORT !== undefined) metricsServer = await listenForMetrics(service.metrics, config, logger);
     server = service.app.listen(config.PORT, config.HOST);
+    drain = drainable(server).drain;
     await new Promise<void>((resolve, reject) => {
       server!.once('listening', resolve);
       server!.once('error', reject);

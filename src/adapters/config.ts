@@ -29,6 +29,15 @@ const integer = (fallback: number, min: number, max: number) =>
     .max(max, { message: `must be at most ${max}` })
     .default(fallback);
 
+/** A whole number when set, undefined when unset or empty. */
+const optionalInteger = (min: number, max: number) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((value) => (value ? Number(value) : undefined))
+    .pipe(z.number({ message: 'must be a number' }).int({ message: 'must be a whole number' }).min(min).max(max).optional());
+
 /** Express's `trust proxy`: true/false, a hop count, or addresses and subnets. */
 const trustProxy = z
   .string()
@@ -61,6 +70,10 @@ export const configSchema = z
     DATABASE_URL: optionalUrl,
     DATA_DIR: z.string().trim().min(1).default('./.data'),
     DB_POOL_MAX: integer(10, 1, 200),
+    /** PostgreSQL cancels a statement running longer than this (statement_timeout): 503. */
+    DB_STATEMENT_TIMEOUT_MS: integer(5_000, 100, 600_000),
+    /** The service gives up on a database that does not answer (hung, frozen) after this long, and on waiting for a connection: 503. */
+    DB_QUERY_TIMEOUT_MS: integer(6_000, 100, 600_000),
     REGISTRATIONS_PER_ADDRESS: integer(10, 1, 1_000_000),
     /** Worker processes under the cluster module: a number, or `auto` for one per core. */
     WEB_CONCURRENCY: z
@@ -96,6 +109,8 @@ export const configSchema = z
     ANTHROPIC_BASE_URL: optionalUrl,
     GEMINI_BASE_URL: optionalUrl,
     LLM_TIMEOUT_MS: integer(30_000, 100, 600_000),
+    /** The backstop of a drain after SIGTERM: sockets still open then are cut. Unset: LLM_TIMEOUT_MS + 15 s. */
+    SHUTDOWN_TIMEOUT_MS: optionalInteger(1_000, 900_000),
     AZURE_OPENAI_ALLOWED_HOSTS: list(DEFAULT_AZURE_HOSTS).pipe(
       z.array(z.string().min(1)).min(1, { message: 'must name at least one host suffix' }),
     ),
@@ -103,12 +118,7 @@ export const configSchema = z
     SMTP_URL: optionalUrl,
     MAIL_FROM: z.string().trim().default('Career Bot Platform <no-reply@localhost>'),
     /** Prometheus metrics on their own listener (off when unset), on loopback unless METRICS_HOST says otherwise. */
-    METRICS_PORT: z
-      .string()
-      .trim()
-      .optional()
-      .transform((value) => (value ? Number(value) : undefined))
-      .pipe(z.number({ message: 'must be a number' }).int({ message: 'must be a whole number' }).min(0).max(65535).optional()),
+    METRICS_PORT: optionalInteger(0, 65535),
     METRICS_HOST: z.string().trim().min(1).default('127.0.0.1'),
     /** Also serve GET /metrics on the main port, to a bearer of this token (at least 24 characters). */
     METRICS_TOKEN: z
@@ -116,7 +126,12 @@ export const configSchema = z
       .optional()
       .transform((value) => value || undefined)
       .pipe(z.string().min(24, { message: 'must be at least 24 characters' }).optional()),
-  });
+  })
+  .superRefine((config, ctx) => {
+    if (config.SHUTDOWN_TIMEOUT_MS !== undefined && config.SHUTDOWN_TIMEOUT_MS <= config.LLM_TIMEOUT_MS)
+      ctx.addIssue({ code: 'custom', path: ['SHUTDOWN_TIMEOUT_MS'], message: 'must be longer than LLM_TIMEOUT_MS, so a chat in flight can finish' });
+  })
+  .transform(({ SHUTDOWN_TIMEOUT_MS, ...config }) => ({ ...config, SHUTDOWN_TIMEOUT_MS: SHUTDOWN_TIMEOUT_MS ?? config.LLM_TIMEOUT_MS + 15_000 }));
 
 export type Config = z.infer<typeof configSchema>;
 

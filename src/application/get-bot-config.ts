@@ -32,12 +32,15 @@ const botConfigView = (bot: Bot): BotConfigView => ({
 
 export const makeGetBotConfig = () => async (bot: Bot): Promise<BotConfigView> => botConfigView(bot);
 
-/** The public avatar of any bot, active or not, since its config is served either way. */
+/**
+ * The public avatar of an active bot. A switched-off bot is not found, as its public view and
+ * page are: its SVG's title would name it.
+ */
 export const makeGetBotAvatar =
   (d: { bots: BotRepository }) =>
   async (botId: string): Promise<Result<{ svg: string }, { type: 'not_found' }>> => {
     const bot = await d.bots.findById(botId);
-    return bot ? ok({ svg: avatarSvg(bot) }) : err({ type: 'not_found' });
+    return bot?.isActive ? ok({ svg: avatarSvg(bot) }) : err({ type: 'not_found' });
   };
 
 /** An active bot as anyone may see it, and which provider's key a visitor must bring. */

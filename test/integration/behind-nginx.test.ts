@@ -72,6 +72,34 @@ describe.runIf(nginxAvailable())('behind nginx with the shipped configuration', 
     expect(direct.cookies.has('careerbot.session-token')).toBe(false);
   });
 
+  it('production over plain http: sign-in sets no cookie, and the log says why once, at the first such request', async () => {
+    const warning = /"level":40[^\n]*session cookies are Secure in production, but this request came over plain http[^\n]*TRUST_PROXY/g;
+    const notTrusted = new HttpsClient(untrustedProxy.httpsUrl);
+    await signIn(notTrusted);
+    await signIn(notTrusted);
+    expect(notTrusted.setCookies.some((line) => line.startsWith('careerbot.session-token='))).toBe(false);
+    expect(untrusted.logs.text().match(warning)).toHaveLength(1);
+    // Through the trusted hop the cookie sticks, and nothing is said about it.
+    const before = trusted.logs.text().match(warning)?.length ?? 0;
+    await signIn(new HttpsClient(proxy.httpsUrl));
+    expect(trusted.logs.text().match(warning)?.length ?? 0).toBe(before);
+  });
+
+  it('Strict-Transport-Security: the service sends it when the request came over https; nginx sends it once on every https answer', async () => {
+    const hsts = (answer: { headers: Record<string, string | string[] | undefined> }) => answer.headers['strict-transport-security'];
+    // Through the trusted hop: the service's header, replaced by nginx's, so exactly one.
+    for (const path of ['/api/auth/session', '/', '/no-such-page']) expect(hsts(await httpsCall(`${proxy.httpsUrl}${path}`))).toBe('max-age=31536000');
+    // The hop is not trusted: the service sees http and sends none; nginx still does.
+    expect(hsts(await httpsCall(`${untrustedProxy.httpsUrl}/api/auth/session`))).toBe('max-age=31536000');
+    const fromService = await fetch(`${untrusted.baseUrl}/api/auth/session`, { headers: { 'x-forwarded-proto': 'https' } });
+    expect(fromService.headers.get('strict-transport-security')).toBeNull();
+    // The service itself, asked by the trusted hop's address with X-Forwarded-Proto: https.
+    const secure = await fetch(`${trusted.baseUrl}/api/auth/session`, { headers: { 'x-forwarded-proto': 'https' } });
+    expect(secure.headers.get('strict-transport-security')).toBe('max-age=31536000');
+    const plain = await fetch(`${trusted.baseUrl}/api/auth/session`);
+    expect(plain.headers.get('strict-transport-security')).toBeNull();
+  });
+
   it('TRUST_PROXY decides the client address the sign-in throttle counts', async () => {
     await awayFromWindowEnd(SIGN_IN_WINDOW_MS, 20_000);
     // Through nginx, a forged X-Forwarded-For is overwritten: all ten failures are one address's.

@@ -188,6 +188,10 @@ describe('GET /api/bots/leads and leads.csv', () => {
       '@SUM(A1:A2)',
       '\tTabbed',
       'Zoë — 日本語 — 🚀',
+      'a;=1+1',
+      '\u200b=1+1',
+      '＝1+1',
+      '\r=1+1',
     ];
     for (const [i, contextSummary] of summaries.entries()) await seedLead(botId, `csv${i}@example.com`, { contextSummary });
     const response = await fetch(`${app.baseUrl}/api/bots/leads.csv`, { headers: { cookie: client.cookieHeader() } });
@@ -212,8 +216,15 @@ describe('GET /api/bots/leads and leads.csv', () => {
         "'@SUM(A1:A2)",
         "'\tTabbed",
         'Zoë — 日本語 — 🚀',
+        'a;=1+1',
+        "'\u200b=1+1",
+        "'＝1+1",
+        "'\r=1+1",
       ].reverse(),
     );
+    // Every cell is quoted, so a spreadsheet that splits on `;` or a tab keeps each one whole.
+    expect(text).toContain('"a;=1+1"');
+    expect(text.startsWith('"id","email","capturedAt","conversationId","contextSummary"\r\n')).toBe(true);
   });
 });
 

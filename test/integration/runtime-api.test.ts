@@ -136,6 +136,20 @@ describe('the public avatar', () => {
     expect(svg).toContain('&lt;script&gt;alert(1)&lt;/script&gt; &quot;Eve&quot;');
   });
 
+  it('answers 404 not_found for a switched-off bot, as its public view and page do, and 200 again once it is on', async () => {
+    const { client, botId } = await ownerWithToken(app.baseUrl, { name: 'Grace Brewster Hopper' });
+    const avatar = () => new HttpClient(app.baseUrl).get(`/api/avatars/${botId}.svg`);
+    expect((await avatar()).status).toBe(200);
+    expect((await client.patch('/api/bots/settings', { isActive: false })).status).toBe(200);
+    const off = await avatar();
+    expect(off.status).toBe(404);
+    expect(off.json).toEqual({ error: 'not_found' });
+    expect(off.text).not.toContain('Hopper');
+    expect((await new HttpClient(app.baseUrl).get(`/api/bots/${botId}/public`)).status).toBe(404);
+    expect((await client.patch('/api/bots/settings', { isActive: true })).status).toBe(200);
+    expect((await avatar()).status).toBe(200);
+  });
+
   it.each([
     ['an unknown bot', () => `${randomUUID()}.svg`],
     ['a non-UUID name', () => 'nobody.svg'],

@@ -91,6 +91,28 @@ describe('npm start on the embedded PostgreSQL', () => {
   });
 });
 
+describe('a second instance on a data directory whose PostgreSQL is running', () => {
+  it('fails to start with a message that says what is wrong and what to do, not "undefined"', async () => {
+    const dataDir = await mkdtemp(path.join(tmpdir(), 'careerbot-twice-'));
+    const first = await startServiceProcess({ DATA_DIR: dataDir });
+    try {
+      const second = spawnService({ DATA_DIR: dataDir });
+      expect(await second.exited).toBe(1);
+      const fatal = second.output().split('\n').find((line) => line.includes('"msg":"start-up failed"'));
+      expect(fatal).toBeDefined();
+      expect(fatal).not.toContain('"message":"undefined"');
+      expect(fatal).toMatch(/another PostgreSQL \(pid \d+\) is already running on its data directory/);
+      expect(fatal).toMatch(/Stop that instance .* or give this one another DATA_DIR, or point DATABASE_URL at a PostgreSQL server/);
+      // The first instance is untouched.
+      expect((await new HttpClient(first.baseUrl).get('/readyz')).status).toBe(200);
+    } finally {
+      first.child.kill('SIGTERM');
+      await first.exited;
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 90_000);
+});
+
 describe('npm start with DATABASE_URL', () => {
   let database: TestDatabase;
   afterAll(async () => database?.drop());

@@ -30,11 +30,17 @@ describe('bot config view', () => {
 });
 
 describe('bot avatar', () => {
-  it('draws any existing bot, and nothing for an unknown id', async () => {
+  it('draws an active bot, and nothing for an unknown id', async () => {
     const f = await runtimeFixture();
     const getAvatar = makeGetBotAvatar({ bots: f.repos.bots });
     const found = await getAvatar(f.bot.id);
     expect(found.ok && found.value.svg).toContain('>AL</text>');
     expect(await getAvatar(crypto.randomUUID())).toEqual({ ok: false, error: { type: 'not_found' } });
+  });
+
+  it('draws nothing for a switched-off bot, whose public view is not found either', async () => {
+    const f = await runtimeFixture();
+    await f.repos.bots.updateSettings(f.bot.id, { isActive: false }, f.clock.now());
+    expect(await makeGetBotAvatar({ bots: f.repos.bots })(f.bot.id)).toEqual({ ok: false, error: { type: 'not_found' } });
   });
 });

@@ -56,7 +56,7 @@ const body = <S extends z.ZodType>(schema: S) => ({ schema, limit: BODY_LIMIT, s
 /** The one answer to every accepted reset request, whether or not an account matched. */
 export const FORGOT_PASSWORD_ANSWER = 'If an account matches, an e-mail with a link to reset its password is on its way. The link works once, for 30 minutes.';
 
-const { unauthorized, forbidden, notFound } = OWNER_RESPONSES;
+const { unauthorized, forbidden, notFound, unsupportedMediaType } = OWNER_RESPONSES;
 const wrongPassword = { description: 'Wrong current password, or a validation failure', bodies: [errorBody(ACCOUNT_ERROR_BODIES.wrongPassword)] };
 
 const sessionSchema = z.object({
@@ -159,7 +159,7 @@ export const accountOperations: OperationDoc[] = [
     responses: {
       200: { description: 'Changed', schema: z.object({ signedOut: z.number().int().meta({ description: 'Other sessions signed out' }) }) },
       ...bodyRefusals('owner', '16 KiB', wrongPassword),
-      401: unauthorized,
+      401: unauthorized, 415: unsupportedMediaType,
       403: forbidden,
     },
   },
@@ -178,7 +178,7 @@ export const accountOperations: OperationDoc[] = [
         description: 'Wrong password, the same address, or a validation failure',
         bodies: [errorOneOf([ACCOUNT_ERROR_BODIES.wrongPassword, ACCOUNT_ERROR_BODIES.sameEmail])],
       }),
-      401: unauthorized,
+      401: unauthorized, 415: unsupportedMediaType,
       403: forbidden,
       409: { description: 'Another account has that address', schema: errorBody('A user with this email already exists') },
     },
@@ -197,7 +197,7 @@ export const accountOperations: OperationDoc[] = [
     tag: 'Account',
     summary: 'Sign one session out',
     security: 'session',
-    responses: { 204: { description: 'Signed out' }, 401: unauthorized, 403: forbidden, 404: notFound },
+    responses: { 204: { description: 'Signed out' }, 401: unauthorized, 415: unsupportedMediaType, 403: forbidden, 404: notFound },
   },
   {
     method: 'post',
@@ -205,7 +205,7 @@ export const accountOperations: OperationDoc[] = [
     tag: 'Account',
     summary: 'Sign out everywhere else',
     security: 'session',
-    responses: { 200: { description: 'Signed out', schema: z.object({ signedOut: z.number().int() }) }, 401: unauthorized, 403: forbidden },
+    responses: { 200: { description: 'Signed out', schema: z.object({ signedOut: z.number().int() }) }, 401: unauthorized, 415: unsupportedMediaType, 403: forbidden },
   },
   {
     method: 'get',
@@ -235,7 +235,7 @@ export const accountOperations: OperationDoc[] = [
         description: 'Wrong password, the username not typed out, or a validation failure',
         bodies: [errorOneOf([ACCOUNT_ERROR_BODIES.wrongPassword, ACCOUNT_ERROR_BODIES.usernameMismatch])],
       }),
-      401: unauthorized,
+      401: unauthorized, 415: unsupportedMediaType,
       403: forbidden,
     },
   },
@@ -255,7 +255,7 @@ export const accountOperations: OperationDoc[] = [
     description: 'A scheduled job deletes, in batches, the conversations whose last message is older. The bot’s counters keep their totals.',
     security: 'session',
     body: retentionBody,
-    responses: { 200: { description: 'Saved', schema: retentionSchema }, ...bodyRefusals('owner', '16 KiB'), 401: unauthorized, 403: forbidden },
+    responses: { 200: { description: 'Saved', schema: retentionSchema }, ...bodyRefusals('owner', '16 KiB'), 401: unauthorized, 415: unsupportedMediaType, 403: forbidden },
   },
 ];
 

@@ -67,7 +67,7 @@ const overviewSchema = z.object({
     .meta({ description: 'The owner’s provider and model, which answer for the bot' }),
 });
 
-const { unauthorized, forbidden, botNotFound } = OWNER_RESPONSES;
+const { unauthorized, forbidden, unsupportedMediaType, botNotFound } = OWNER_RESPONSES;
 
 export const botOperations: OperationDoc[] = [
   {
@@ -93,6 +93,7 @@ export const botOperations: OperationDoc[] = [
       ...bodyRefusals('owner', '1 MiB'),
       401: unauthorized,
       403: forbidden,
+      415: unsupportedMediaType,
     },
   },
   {
@@ -108,6 +109,7 @@ export const botOperations: OperationDoc[] = [
       ...bodyRefusals('owner', '1 MiB'),
       401: unauthorized,
       403: forbidden,
+      415: unsupportedMediaType,
       404: botNotFound,
     },
   },

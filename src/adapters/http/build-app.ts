@@ -15,7 +15,7 @@ import { accountRoutes, botListRoutes, notificationRoutes, type OwnerRouteDeps }
 import { publicCors } from './public-cors.ts';
 import { requestLog } from './request-log.ts';
 import { avatarRoutes, publicBotRoutes, runtimeRoutes, type RuntimeRouteDeps } from './runtime-routes.ts';
-import { CsrfTokens, requireSameOrigin } from './security.ts';
+import { CsrfTokens, requireJsonBody, requireSameOrigin, strictTransportSecurity, warnOnceWhenCookiesCannotStick } from './security.ts';
 import { tokenRoutes, type TokenRouteDeps } from './token-routes.ts';
 
 export interface AppOptions {
@@ -90,6 +90,7 @@ export const buildApp = (useCases: UseCases, options: AppOptions): Express => {
   app.set('etag', false);
   app.set('trust proxy', options.trustProxy);
   app.use(requestLog(options.logger));
+  app.use(strictTransportSecurity);
   app.use(options.metrics.count);
 
   app.get('/metrics', options.metrics.serve);
@@ -126,6 +127,7 @@ export const buildApp = (useCases: UseCases, options: AppOptions): Express => {
   const sameOrigin = requireSameOrigin({ publicUrl: options.publicUrl, allowedOrigins: options.allowedOrigins });
   const csrf = new CsrfTokens(options.sessionSecret, `${options.sessionCookieName.replace(/session-token$/, '')}csrf-token`);
 
+  if (options.secureCookies) app.use('/api/auth', warnOnceWhenCookiesCannotStick(options.logger));
   app.use(
     '/api/auth',
     sessions,
@@ -140,11 +142,13 @@ export const buildApp = (useCases: UseCases, options: AppOptions): Express => {
   );
   const accountWeb = { publicUrl: options.publicUrl, sessionCookieName: options.sessionCookieName, secureCookies: options.secureCookies };
   app.use('/api/auth', sessions, sameOrigin, accountLinkRoutes(useCases, accountWeb));
-  app.use('/api/bots/tokens', sessions, requireUser, sameOrigin, tokenRoutes(useCases));
-  app.use('/api/bots', sessions, requireUser, sameOrigin, botRoutes(useCases), botListRoutes(useCases));
-  app.use('/api/notifications', sessions, requireUser, sameOrigin, notificationRoutes(useCases));
-  app.use('/api/account/llm-key', sessions, requireUser, sameOrigin, ownerKeyRoutes(useCases));
-  app.use('/api/account', sessions, requireUser, sameOrigin, accountRoutes(useCases), accountManagementRoutes(useCases, accountWeb));
+  // Cookie-authenticated: the session, then the Origin check and JSON-only bodies for changes.
+  const owner = [sessions, requireUser, sameOrigin, requireJsonBody];
+  app.use('/api/bots/tokens', ...owner, tokenRoutes(useCases));
+  app.use('/api/bots', ...owner, botRoutes(useCases), botListRoutes(useCases));
+  app.use('/api/notifications', ...owner, notificationRoutes(useCases));
+  app.use('/api/account/llm-key', ...owner, ownerKeyRoutes(useCases));
+  app.use('/api/account', ...owner, accountRoutes(useCases), accountManagementRoutes(useCases, accountWeb));
 
   const openApi = buildOpenApiDocument([...OPERATIONS, ...DOCS_OPERATIONS]);
   const docsPage = renderDocsPage(openApi);

@@ -1,14 +1,23 @@
 import type { Response } from 'express';
 
-const NEEDS_QUOTES = /[",\r\n]/;
-/** Cells a spreadsheet would run as a formula. */
-const FORMULA_START = /^[=+\-@\t\r]/;
+/**
+ * What a spreadsheet may run as a formula: a cell whose first character a person sees is
+ * `=`, `+`, `-` or `@`, or their full-width forms (`＝` `＋` `－` `＠`, which some
+ * spreadsheets fold to ASCII), even behind white space and invisible characters (a zero-width
+ * space); or a cell that begins with a tab or a carriage return.
+ */
+const FORMULA_START = /^(?:[\t\r]|[\s\p{Default_Ignorable_Code_Point}]*[=+\-@\uFF1D\uFF0B\uFF0D\uFF20])/u;
 
-/** One RFC 4180 cell, neutralised against formula injection. */
-const csvCell = (value: string | null): string => {
-  let text = value ?? '';
-  if (FORMULA_START.test(text)) text = `'${text}`;
-  return NEEDS_QUOTES.test(text) ? `"${text.replaceAll('"', '""')}"` : text;
+/**
+ * One RFC 4180 cell, neutralised against formula injection as OWASP advises: a cell that could
+ * start a formula gets a leading `'`, and every cell is quoted (inner quotes doubled), so a
+ * separator inside it (`,`, or the `;` of locales that split on it, a tab, a line break) cannot
+ * start a new cell, formula or not.
+ */
+export const csvCell = (value: string | null): string => {
+  const text = value ?? '';
+  const safe = FORMULA_START.test(text) ? `'${text}` : text;
+  return `"${safe.replaceAll('"', '""')}"`;
 };
 
 const csvLine = (row: (string | null)[]): string => `${row.map(csvCell).join(',')}\r\n`;

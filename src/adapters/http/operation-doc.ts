@@ -102,6 +102,10 @@ export const OWNER_RESPONSES = {
     description: 'Origin header names another origin (cookie-authenticated changes only)',
     schema: errorBody('Forbidden'),
   },
+  unsupportedMediaType: {
+    description: 'A body whose Content-Type is not application/json (cookie-authenticated changes only)',
+    schema: errorBody('unsupported_media_type'),
+  },
   botNotFound: { description: 'The user has not saved a bot yet', schema: errorBody('Bot not found') },
   notFound: { description: 'Unknown id, another user’s id, or not a UUID', schema: errorBody('Not found') },
   botOrIdNotFound: {

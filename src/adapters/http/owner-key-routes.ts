@@ -85,7 +85,7 @@ const ownerKeySchema = z.object({
   }),
 });
 
-const { unauthorized, forbidden } = OWNER_RESPONSES;
+const { unauthorized, forbidden, unsupportedMediaType } = OWNER_RESPONSES;
 const TAG = 'Owner’s provider key';
 
 export const ownerKeyOperations: OperationDoc[] = [
@@ -117,7 +117,7 @@ export const ownerKeyOperations: OperationDoc[] = [
           errorBody('A valid Azure OpenAI endpoint is required (https, on an allowed host)'),
         ],
       }),
-      401: unauthorized,
+      401: unauthorized, 415: unsupportedMediaType,
       403: forbidden,
     },
   },
@@ -131,7 +131,7 @@ export const ownerKeyOperations: OperationDoc[] = [
     responses: {
       200: { description: 'Status', schema: ownerKeySchema },
       ...bodyRefusals('owner', '16 KiB'),
-      401: unauthorized,
+      401: unauthorized, 415: unsupportedMediaType,
       403: forbidden,
       404: { description: 'No key is stored', schema: errorBody('Not found') },
     },
@@ -143,7 +143,7 @@ export const ownerKeyOperations: OperationDoc[] = [
     summary: 'Remove the stored key',
     description: 'Visitors must then bring their own key. Removing twice is fine.',
     security: 'session',
-    responses: { 204: { description: 'Removed' }, 401: unauthorized, 403: forbidden },
+    responses: { 204: { description: 'Removed' }, 401: unauthorized, 415: unsupportedMediaType, 403: forbidden },
   },
 ];
 

@@ -99,7 +99,7 @@ export const notificationSchema = z.object({
 });
 const accountSettingsSchema = z.object({ notifyLeadsEmail: z.boolean() });
 
-const { unauthorized, forbidden, botNotFound, notFound, botOrIdNotFound, queryInvalid } = OWNER_RESPONSES;
+const { unauthorized, forbidden, unsupportedMediaType, botNotFound, notFound, botOrIdNotFound, queryInvalid } = OWNER_RESPONSES;
 
 export const ownerOperations: OperationDoc[] = [
   {
@@ -181,6 +181,7 @@ export const ownerOperations: OperationDoc[] = [
       200: { description: 'Marked (again is fine)', schema: z.object({ unreadCount: z.number().int() }) },
       401: unauthorized,
       403: forbidden,
+      415: unsupportedMediaType,
       404: notFound,
     },
   },
@@ -194,6 +195,7 @@ export const ownerOperations: OperationDoc[] = [
       200: { description: 'How many changed', schema: z.object({ updated: z.number().int(), unreadCount: z.literal(0) }) },
       401: unauthorized,
       403: forbidden,
+      415: unsupportedMediaType,
     },
   },
   {
@@ -217,6 +219,7 @@ export const ownerOperations: OperationDoc[] = [
       ...bodyRefusals('owner', '16 KiB'),
       401: unauthorized,
       403: forbidden,
+      415: unsupportedMediaType,
     },
   },
 ];

@@ -50,16 +50,42 @@ export const readRawBody = (req: Request, limit: number): Promise<RawBody> =>
     });
   });
 
-export type ParsedJson = { kind: 'ok'; value: unknown } | { kind: 'invalid' };
+/**
+ * `{ kind: 'lone_surrogate', path }`: JSON's `\ud800` escapes can spell a string that is not
+ * Unicode text (a lone surrogate), which PostgreSQL's jsonb refuses and its text columns would
+ * store as U+FFFD. One rule for every field: such a body is refused (400 validation failed),
+ * naming the first field that holds one.
+ */
+export type ParsedJson = { kind: 'ok'; value: unknown } | { kind: 'invalid' } | { kind: 'lone_surrogate'; path: (string | number)[] };
+
+export const LONE_SURROGATE_MESSAGE = 'Must be Unicode text: it contains a lone surrogate (\\ud800-\\udfff)';
+
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+/** Where the first string or key holding a lone surrogate is, or null when every one is text. */
+export const loneSurrogateAt = (value: unknown, path: (string | number)[] = []): (string | number)[] | null => {
+  if (typeof value === 'string') return LONE_SURROGATE.test(value) ? path : null;
+  if (value === null || typeof value !== 'object') return null;
+  const entries: [string | number, unknown][] = Array.isArray(value) ? value.map((item, index) => [index, item]) : Object.entries(value);
+  for (const [key, item] of entries) {
+    if (typeof key === 'string' && LONE_SURROGATE.test(key)) return [...path, key];
+    const found = loneSurrogateAt(item, [...path, key]);
+    if (found) return found;
+  }
+  return null;
+};
 
 export const parseJson = (raw: Buffer): ParsedJson => {
   const text = raw.toString('utf8');
   if (text.trim() === '') return { kind: 'invalid' };
+  let value: unknown;
   try {
-    return { kind: 'ok', value: JSON.parse(text) };
+    value = JSON.parse(text);
   } catch {
     return { kind: 'invalid' };
   }
+  const path = loneSurrogateAt(value);
+  return path ? { kind: 'lone_surrogate', path } : { kind: 'ok', value };
 };
 
 const mediaType = (req: Request) => (req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase();

@@ -197,7 +197,7 @@ export const runtimeOperations: OperationDoc[] = [
     security: 'none',
     responses: {
       200: { description: 'SVG with the bot’s initials', contentType: 'image/svg+xml', schema: z.string() },
-      404: { description: 'Unknown bot', schema: errorBody('not_found') },
+      404: { description: 'Unknown or inactive bot', schema: errorBody('not_found') },
     },
   },
 ];

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { UUID_PATTERN } from '../../domain/pagination.ts';
-import { boundedText, emailAddress } from './schemas.ts';
+import { boundedText, emailAddress, trimInvisible, trimmedString } from './schemas.ts';
 
 // Request bodies of the bot runtime API (/api/v1/bot/*) and of the owner's token routes.
 // The OpenAPI document is generated from these same objects.
@@ -8,9 +8,7 @@ import { boundedText, emailAddress } from './schemas.ts';
 const OBJECT_EXPECTED = { error: 'Request body must be a JSON object' };
 
 /** A UUID, stored lower-cased. */
-const uuid = z
-  .string({ error: 'Expected a string' })
-  .trim()
+const uuid = trimmedString()
   .regex(UUID_PATTERN, { message: 'Must be a UUID' })
   .transform((value) => value.toLowerCase())
   .meta({ format: 'uuid' });
@@ -20,7 +18,7 @@ export const knowledgeBody = z.object(
     query: boundedText(1, 2_000),
     embeddingApiKey: z
       .string({ error: 'Expected a string or null' })
-      .trim()
+      .overwrite(trimInvisible)
       .max(1_000, { message: 'Must be at most 1000 characters' })
       .nullable()
       .optional()

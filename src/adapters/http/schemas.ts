@@ -13,12 +13,33 @@ const codePoints = (value: string) => {
   return count;
 };
 
-/** A trimmed string whose length, in Unicode code points, is within [min, max], without NUL (PostgreSQL's text cannot hold it). */
+/**
+ * What a person does not see: white space and the default-ignorable code points (zero-width
+ * spaces and joiners, word joiner, BOM, soft hyphen, Hangul fillers, bidi controls...), and
+ * the Braille blank. `String.prototype.trim` keeps all but white space.
+ */
+const INVISIBLE = '[\\s\\p{Default_Ignorable_Code_Point}\\u2800]';
+const INVISIBLE_ENDS = new RegExp(`^${INVISIBLE}+|${INVISIBLE}+$`, 'gu');
+const ALL_INVISIBLE = new RegExp(`^${INVISIBLE}*$`, 'u');
+
+/** Trims what a person does not see at both ends, as every trimmed field is trimmed. */
+export const trimInvisible = (value: string) => value.replace(INVISIBLE_ENDS, '');
+
+/** Whether a person would see at least one character. */
+export const hasVisibleCharacter = (value: string) => !ALL_INVISIBLE.test(value);
+
+/** A string, trimmed of white space and invisible characters at both ends. */
+export const trimmedString = () => z.string({ error: 'Expected a string' }).overwrite(trimInvisible);
+
+/**
+ * A string trimmed of what a person does not see, whose length, in Unicode code points, is
+ * within [min, max], without NUL (PostgreSQL's text cannot hold it). When it may not be
+ * empty, at least one character must be visible.
+ */
 export const boundedText = (min: number, max: number) =>
-  z
-    .string({ error: 'Expected a string' })
-    .trim()
+  trimmedString()
     .refine((value) => !value.includes('\u0000'), { message: 'Must not contain NUL characters', abort: true })
+    .refine((value) => min === 0 || hasVisibleCharacter(value), { message: 'Must not be empty', abort: true })
     .refine((value) => codePoints(value) >= min, {
       message: min === 1 ? 'Must not be empty' : `Must be at least ${min} characters`,
       abort: true,
@@ -29,12 +50,10 @@ export const boundedText = (min: number, max: number) =>
       maxLength: max,
       // No U+0000 anywhere; when it may not be empty, at least one character that is not white space.
       pattern: min > 0 ? '^[^\\u0000]*[^\\s\\u0000][^\\u0000]*$' : '^[^\\u0000]*$',
-      description: `Trimmed of white space at both ends, then ${min}-${max} Unicode code points; must not contain U+0000 (NUL)`,
+      description: `Trimmed of white space and invisible characters (zero-width spaces, word joiners, BOM...) at both ends, then ${min}-${max} Unicode code points${min > 0 ? ', at least one of them visible' : ''}; must not contain U+0000 (NUL)`,
     });
 
-export const emailAddress = z
-  .string({ error: 'Expected a string' })
-  .trim()
+export const emailAddress = trimmedString()
   .toLowerCase()
   .max(254, { message: 'Must be at most 254 characters' })
   .pipe(z.email({ message: 'Must be a valid e-mail address' }))
@@ -44,9 +63,7 @@ export const emailAddress = z
 
 export const registerBody = z.object(
   {
-    username: z
-      .string({ error: 'Expected a string' })
-      .trim()
+    username: trimmedString()
       .toLowerCase()
       .regex(/^[a-z0-9][a-z0-9_-]{2,29}$/, {
         message: 'Must be 3-30 characters of a-z, 0-9, _ or -, starting with a letter or digit',

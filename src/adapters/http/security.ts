@@ -2,6 +2,7 @@ import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { NextFunction, Request, RequestHandler, Response } from 'express';
 import { ownOrigin } from '../own-origin.ts';
 import { PROTOCOL, reply } from './http-errors.ts';
+import { isJsonContentType } from './request-body.ts';
 
 const parseCookies = (header: string | undefined): Map<string, string> => {
   const cookies = new Map<string, string>();
@@ -33,6 +34,47 @@ export const requireSameOrigin =
     if (origin === ownOrigin(req, options.publicUrl) || options.allowedOrigins.includes(origin)) return next();
     reply(res, PROTOCOL.forbiddenOrigin);
   };
+
+/** A year of HTTPS only, sent on answers to requests that came over HTTPS (`req.secure`). */
+export const HSTS = 'max-age=31536000';
+
+/** HSTS on every answer to a request that came over HTTPS, directly or by a trusted proxy's `X-Forwarded-Proto`. */
+export const strictTransportSecurity: RequestHandler = (req, res, next) => {
+  if (req.secure) res.setHeader('Strict-Transport-Security', HSTS);
+  next();
+};
+
+/**
+ * Secure session cookies (production) over plain http: the browser is sent none, so a
+ * sign-in answers 200 and does not stick. Said once, at the first such request.
+ */
+export const warnOnceWhenCookiesCannotStick = (logger: { warn: (details: object, message: string) => void }): RequestHandler => {
+  let warned = false;
+  return (req, _res, next) => {
+    if (!warned && !req.secure) {
+      warned = true;
+      logger.warn(
+        { path: req.path, forwardedProto: req.headers['x-forwarded-proto'] ?? null },
+        'session cookies are Secure in production, but this request came over plain http (no X-Forwarded-Proto: https from a proxy ' +
+          'that TRUST_PROXY trusts): browsers get no session cookie, so sign-in will not stick. Serve the service behind a TLS proxy ' +
+          'that sets X-Forwarded-Proto, and set TRUST_PROXY to trust it (e.g. TRUST_PROXY=loopback)',
+      );
+    }
+    next();
+  };
+};
+
+/**
+ * Cookie-authenticated changes take JSON only: a body of any other type (a form, `text/plain`,
+ * which a cross-site page can send without a preflight) is refused with 415 before any
+ * handler reads it. A change without a body (a DELETE, mark all read) needs no type.
+ */
+export const requireJsonBody: RequestHandler = (req, res, next) => {
+  if (req.method === 'GET' || req.method === 'HEAD' || req.method === 'OPTIONS') return next();
+  const hasBody = req.headers['content-type'] !== undefined || req.headers['transfer-encoding'] !== undefined || Number(req.headers['content-length'] ?? 0) > 0;
+  if (!hasBody || isJsonContentType(req)) return next();
+  reply(res, PROTOCOL.unsupportedMediaType);
+};
 
 /**
  * Double-submit CSRF token in the Auth.js style: the cookie holds "token|hmac(token)",

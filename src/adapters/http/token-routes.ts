@@ -38,7 +38,7 @@ export const tokenInfoSchema = z.object({
   revokedAt: isoTimestamp.nullable(),
 });
 
-const { unauthorized, forbidden, botNotFound, botOrIdNotFound } = OWNER_RESPONSES;
+const { unauthorized, forbidden, unsupportedMediaType, botNotFound, botOrIdNotFound } = OWNER_RESPONSES;
 
 export const tokenOperations: OperationDoc[] = [
   {
@@ -54,6 +54,7 @@ export const tokenOperations: OperationDoc[] = [
       ...bodyRefusals('owner', '16 KiB'),
       401: unauthorized,
       403: forbidden,
+      415: unsupportedMediaType,
       404: botNotFound,
     },
   },
@@ -76,7 +77,7 @@ export const tokenOperations: OperationDoc[] = [
     summary: 'Revoke a token',
     description: 'Takes effect on the token’s next request. Revoking twice is fine.',
     security: 'session',
-    responses: { 204: { description: 'Revoked' }, 401: unauthorized, 403: forbidden, 404: botOrIdNotFound },
+    responses: { 204: { description: 'Revoked' }, 401: unauthorized, 403: forbidden, 404: botOrIdNotFound, 415: unsupportedMediaType },
   },
 ];
 

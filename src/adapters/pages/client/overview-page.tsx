@@ -41,7 +41,12 @@ export const OverviewPage = (p: { origin: string; initial?: Overview | null | un
   return (
     <>
       <section class="card bot-card" aria-label="Your bot">
-        <img class="avatar" src={`/api/avatars/${bot.id}.svg`} alt="" width={64} height={64} />
+        {/* A switched-off bot's avatar is not served, as its public page is not. */}
+        {bot.isActive ? (
+          <img class="avatar" src={`/api/avatars/${bot.id}.svg`} alt="" width={64} height={64} />
+        ) : (
+          <span class="avatar avatar-off" aria-hidden="true" />
+        )}
         <div class="grow">
           <h2>{bot.name}</h2>
           {bot.headline && <p class="muted">{bot.headline}</p>}
