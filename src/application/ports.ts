@@ -443,3 +443,26 @@ export interface AccountArchive {
   leads(botId: string): AsyncIterable<Lead[]>;
   notifications(userId: string): AsyncIterable<Notification[]>;
 }
+
+/** Why an uploaded CV cannot be read; each is said in words to the owner (4xx). */
+export type CvUnreadable =
+  | { type: 'empty_file' }
+  | { type: 'unsupported_type' }
+  | { type: 'too_many_pages'; pages: number; maxPages: number }
+  | { type: 'encrypted_pdf' }
+  | { type: 'pdf_with_scripts' }
+  | { type: 'no_text_layer' }
+  | { type: 'no_text' }
+  | { type: 'archive_too_large' }
+  | { type: 'unreadable_file' }
+  | { type: 'took_too_long' };
+
+export interface ReadCv {
+  format: 'pdf' | 'docx' | 'markdown' | 'text' | 'linkedin';
+  text: string;
+}
+
+/** Reads the text of an uploaded document, off the main thread and within limits; stores nothing. */
+export interface CvReader {
+  read(bytes: Uint8Array, options: { fileName: string | null; maxPages: number }): Promise<{ ok: true; value: ReadCv } | { ok: false; error: CvUnreadable }>;
+}

@@ -7,6 +7,7 @@ import { authRoutes, type AuthRouteDeps } from './auth-routes.ts';
 import { botRoutes, type BotRouteDeps } from './bot-routes.ts';
 import { chatRoutes } from './chat-routes.ts';
 import { PROTOCOL, reply, undecodablePathReply } from './http-errors.ts';
+import { importRoutes, type ImportRouteDeps } from './import-routes.ts';
 import { renderDocsPage } from './api-docs-page.ts';
 import { buildOpenApiDocument, DOCS_OPERATIONS, OPERATIONS } from './openapi.ts';
 import { requireUser } from './owner-auth.ts';
@@ -49,6 +50,7 @@ export type UseCases = Omit<AuthRouteDeps, 'csrf' | 'secureCookies' | 'sessionCo
   RuntimeRouteDeps &
   OwnerRouteDeps &
   OwnerKeyRouteDeps &
+  ImportRouteDeps &
   AccountRouteDeps;
 
 export const SESSION_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
@@ -144,6 +146,8 @@ export const buildApp = (useCases: UseCases, options: AppOptions): Express => {
   app.use('/api/auth', sessions, sameOrigin, accountLinkRoutes(useCases, accountWeb));
   // Cookie-authenticated: the session, then the Origin check and JSON-only bodies for changes.
   const owner = [sessions, requireUser, sameOrigin, requireJsonBody];
+  // A CV upload's body is the file itself, so it skips the JSON-only check.
+  app.use('/api/bots/import', sessions, requireUser, sameOrigin, importRoutes(useCases));
   app.use('/api/bots/tokens', ...owner, tokenRoutes(useCases));
   app.use('/api/bots', ...owner, botRoutes(useCases), botListRoutes(useCases));
   app.use('/api/notifications', ...owner, notificationRoutes(useCases));
