@@ -197,7 +197,7 @@ describe('a hostile upload gets a 4xx in words, never a 500 or a hang', () => {
     const asDocx = await upload(docx(CV_LINES, { 'word/media/huge.bin': zeros }), 'cv.docx');
     expect(asDocx.status).toBe(422);
     expect(asDocx.json.error).toBe('This archive expands to more than 40 MB, so it was not opened');
-  });
+  }, 30_000);
 
   it('an encrypted PDF: 422', async () => {
     const answer = await upload(await encryptedPdf(), 'locked.pdf', 'application/pdf');

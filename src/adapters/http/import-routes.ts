@@ -4,6 +4,7 @@ import { CV_MAX_BYTES, type makeImportCv } from '../../application/import-cv.ts'
 import { CV_IMPORT_ERRORS, cvTooLargeReply, importCvErrorReply, reply } from './http-errors.ts';
 import { errorBody, OWNER_RESPONSES, type OperationDoc } from './operation-doc.ts';
 import { readRawBody } from './request-body.ts';
+import { validQuery } from './validated.ts';
 
 export interface ImportRouteDeps {
   importCv: ReturnType<typeof makeImportCv>;
@@ -35,7 +36,7 @@ export const importOperations: OperationDoc[] = [
     query: importQuery,
     responses: {
       200: { description: 'The text, for review', schema: importedCvSchema },
-      400: { description: 'An empty file', schema: words('emptyFile') },
+      400: { description: 'An empty file, or a name over 255 characters', schema: z.union([words('emptyFile'), OWNER_RESPONSES.queryInvalid.schema]) },
       401: OWNER_RESPONSES.unauthorized,
       403: OWNER_RESPONSES.forbidden,
       413: { description: 'Over 5 MB', schema: errorBody(CV_IMPORT_ERRORS.tooLarge) },
@@ -54,13 +55,15 @@ export const importOperations: OperationDoc[] = [
 /** Mounted at /api/bots/import behind the session, requireUser and the Origin check (its body is a file, not JSON). */
 export const importRoutes = (d: ImportRouteDeps): Router => {
   const router = Router();
-  router.post('/', async (req, res) => {
-    const body = await readRawBody(req, CV_MAX_BYTES);
-    if (body.kind === 'too_large') return reply(res, cvTooLargeReply);
-    const name = typeof req.query.name === 'string' ? req.query.name.slice(0, 255) : null;
-    const result = await d.importCv({ bytes: new Uint8Array(body.raw), fileName: name });
-    if (!result.ok) return reply(res, importCvErrorReply(result.error));
-    res.set('Cache-Control', 'no-store').json(result.value);
-  });
+  router.post(
+    '/',
+    validQuery(importQuery, async (req, res, query) => {
+      const body = await readRawBody(req, CV_MAX_BYTES);
+      if (body.kind === 'too_large') return reply(res, cvTooLargeReply);
+      const result = await d.importCv({ bytes: new Uint8Array(body.raw), fileName: query.name ?? null });
+      if (!result.ok) return reply(res, importCvErrorReply(result.error));
+      res.set('Cache-Control', 'no-store').json(result.value);
+    }),
+  );
   return router;
 };
