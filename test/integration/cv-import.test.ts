@@ -3,6 +3,7 @@ import { strToU8, zipSync } from 'fflate';
 import { PDFDocument, PDFName, PDFString, StandardFonts } from 'pdf-lib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signedInClient, validBot, type HttpClient } from '@careerbot/testkit';
+import { docx as docxOf } from '../support/cv-fixtures.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 
 const CANARY = 'CVCANARY-5d1f0b7e';
@@ -42,6 +43,8 @@ const CV_LINES = [
   'COBOL, compilers, teaching',
 ];
 
+const docx = (paragraphs: string[] = CV_LINES, extra: Record<string, Uint8Array> = {}) => docxOf(paragraphs, extra);
+
 const textPdf = async (pages = 1, lines = CV_LINES) => {
   const doc = await PDFDocument.create();
   const font = await doc.embedFont(StandardFonts.Helvetica);
@@ -74,24 +77,6 @@ const encryptedPdf = async () => {
   expect(withEncrypt).not.toBe(plain);
   return Buffer.from(withEncrypt, 'latin1');
 };
-
-const docxXml = (paragraphs: string[]) =>
-  `<?xml version="1.0" encoding="UTF-8" standalone="yes"?><w:document xmlns:w="http://schemas.openxmlformats.org/wordprocessingml/2006/main"><w:body>${paragraphs
-    .map((p) => `<w:p><w:r><w:t>${p}</w:t></w:r></w:p>`)
-    .join('')}</w:body></w:document>`;
-
-/** A DOCX is a zip of XML: the three parts a word processor needs to open it. */
-const docx = (paragraphs = CV_LINES, extra: Record<string, Uint8Array> = {}) =>
-  zipSync({
-    '[Content_Types].xml': strToU8(
-      '<?xml version="1.0" encoding="UTF-8"?><Types xmlns="http://schemas.openxmlformats.org/package/2006/content-types"><Default Extension="rels" ContentType="application/vnd.openxmlformats-package.relationships+xml"/><Default Extension="xml" ContentType="application/xml"/><Override PartName="/word/document.xml" ContentType="application/vnd.openxmlformats-officedocument.wordprocessingml.document.main+xml"/></Types>',
-    ),
-    '_rels/.rels': strToU8(
-      '<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships"><Relationship Id="rId1" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/officeDocument" Target="word/document.xml"/></Relationships>',
-    ),
-    'word/document.xml': strToU8(docxXml(paragraphs)),
-    ...extra,
-  });
 
 /** The four files of LinkedIn's data export, with the columns LinkedIn writes. */
 const LINKEDIN = {

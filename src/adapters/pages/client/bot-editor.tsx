@@ -4,6 +4,7 @@ import { LLM_PROVIDERS, PERSONALITIES } from '../../../domain/types.ts';
 import { api, fieldErrors, formErrors, NETWORK_ERROR } from './api.ts';
 import { PROVIDER_NAMES } from '@careerbot/widget/chat-problems';
 import { useOverview, type Overview } from './dashboard-layout.tsx';
+import { CvImportSection } from './cv-import-section.tsx';
 import { Alert, Field } from './fields.tsx';
 
 const CONTEXT_MAX = 50_000;
@@ -117,6 +118,12 @@ const BotEditor = ({ overview }: { overview: Overview | null }) => {
           </select>
         )}
       </Field>
+      <CvImportSection
+        onUse={(text, how) => {
+          set('contextText', how === 'append' && draft.contextText.trim() ? `${draft.contextText.trimEnd()}\n\n${text}` : text);
+          setStatus({ kind: 'success', text: 'The imported text is in the career context below: review it, then save your bot.' });
+        }}
+      />
       <Field
         label="Career context"
         errors={errors.contextText}
