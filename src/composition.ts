@@ -41,6 +41,9 @@ import { makeSendChatMessage } from './application/send-chat-message.ts';
 import { makeSignIn } from './application/sign-in.ts';
 import { makeUpsertBot } from './application/upsert-bot.ts';
 import { makeImportCv } from './application/import-cv.ts';
+import { makeGetBotPhoto, makeRemoveBotPhoto, makeSetBotPhoto } from './application/bot-photo.ts';
+import { SharpImageProcessor } from './adapters/images/sharp-image-processor.ts';
+import { PgBotPhotoStore } from './adapters/persistence/pg-bot-photo-store.ts';
 import { WorkerCvReader } from './adapters/cv/worker-cv-reader.ts';
 import { BcryptPasswordHasher, systemClock } from './adapters/bcrypt-password-hasher.ts';
 import type { Config } from './adapters/config.ts';
@@ -159,6 +162,7 @@ export const createService = async (deps: ServiceDeps) => {
   const ownerKeys = new PgOwnerKeyRepository(db);
   const gateways = llmGateways(config, metrics);
   // CV uploads are parsed in worker threads, one document each, within time and heap limits.
+  const photos = new PgBotPhotoStore(db);
   const cvReader = new WorkerCvReader({ timeoutMs: config.CV_PARSE_TIMEOUT_MS, maxHeapMb: 256, concurrency: 2 });
 
   // The message filter, with its scorer's model loaded once for the process, and the reply cleaner.
@@ -192,6 +196,9 @@ export const createService = async (deps: ServiceDeps) => {
       signIn: makeSignIn({ users: repos.users, hasher, throttle: attempts, clock }),
       upsertBot: makeUpsertBot({ transactor, clock }),
       importCv: makeImportCv({ reader: cvReader, maxChars: CONTEXT_MAX_CHARS }),
+      setBotPhoto: makeSetBotPhoto({ bots: repos.bots, photos, images: new SharpImageProcessor(), clock }),
+      removeBotPhoto: makeRemoveBotPhoto({ bots: repos.bots, photos }),
+      getBotPhoto: makeGetBotPhoto({ photos }),
       getBotOverview: makeGetBotOverview({ bots: repos.bots, users: repos.users }),
       updateBotSettings: makeUpdateBotSettings({ bots: repos.bots, users: repos.users, clock }),
       listConversations: makeListConversations({ bots: repos.bots, conversations: repos.conversations }),

@@ -466,3 +466,20 @@ export interface ReadCv {
 export interface CvReader {
   read(bytes: Uint8Array, options: { fileName: string | null; maxPages: number }): Promise<{ ok: true; value: ReadCv } | { ok: false; error: CvUnreadable }>;
 }
+
+/** Why an uploaded photo cannot be the avatar; each is said in words (4xx). */
+export type PhotoUnusable = { type: 'not_an_image' } | { type: 'unsupported_image_type' } | { type: 'too_many_pixels' };
+
+/** Decodes a photo and re-encodes it as the avatar: square, at most 512 px, without metadata. */
+export interface ImageProcessor {
+  toAvatar(bytes: Uint8Array): Promise<{ ok: true; value: Uint8Array } | { ok: false; error: PhotoUnusable }>;
+}
+
+/** The re-encoded photos, one per bot, named by the SHA-256 of their bytes. */
+export interface BotPhotoStore {
+  /** Stores the photo as the bot's avatar and returns its SHA-256 (hex). */
+  save(botId: string, image: Uint8Array, now: Date): Promise<string>;
+  remove(botId: string): Promise<void>;
+  /** The photo of an active bot, when `sha256` is its current one. */
+  find(botId: string, sha256: string): Promise<Uint8Array | null>;
+}

@@ -15,6 +15,7 @@ import type { ConfirmEmailChangeError, RequestEmailChangeError, WrongPassword } 
 import type { RequestPasswordResetError, ResetPasswordError } from '../../application/account-recovery.ts';
 import type { DeleteAccountError } from '../../application/delete-account.ts';
 import type { ImportCvError } from '../../application/import-cv.ts';
+import type { SetBotPhotoError } from '../../application/bot-photo.ts';
 import { BODY_ERRORS, type ErrorBody } from './operation-doc.ts';
 import { validationDetails } from './schemas.ts';
 
@@ -328,6 +329,32 @@ export const importCvErrorReply = (error: ImportCvError): HttpReply => {
       return { status: 422, body: { error: CV_IMPORT_ERRORS.unreadableFile } };
     case 'took_too_long':
       return { status: 422, body: { error: CV_IMPORT_ERRORS.tookTooLong } };
+    default:
+      return unreachable(error);
+  }
+};
+
+// ---------------------------------------------------------------- the owner's photo
+
+export const PHOTO_ERRORS = {
+  tooLarge: 'The photo is larger than 5 MB',
+  notAnImage: 'This file is not an image that can be read: choose a PNG, JPEG or WebP photo',
+  unsupportedType: 'The photo must be a PNG, JPEG or WebP image',
+  tooManyPixels: 'This image has too many pixels (over 50 million): choose a smaller photo',
+} as const;
+
+export const photoTooLargeReply: HttpReply = { status: 413, body: { error: PHOTO_ERRORS.tooLarge }, headers: { Connection: 'close' } };
+
+export const photoErrorReply = (error: SetBotPhotoError): HttpReply => {
+  switch (error.type) {
+    case 'bot_not_found':
+      return { status: 404, body: { error: 'Bot not found' } };
+    case 'not_an_image':
+      return { status: 422, body: { error: PHOTO_ERRORS.notAnImage } };
+    case 'unsupported_image_type':
+      return { status: 415, body: { error: PHOTO_ERRORS.unsupportedType } };
+    case 'too_many_pixels':
+      return { status: 422, body: { error: PHOTO_ERRORS.tooManyPixels } };
     default:
       return unreachable(error);
   }

@@ -5,6 +5,7 @@ import { botOperations } from './bot-routes.ts';
 import { chatOperations } from './chat-routes.ts';
 import { errorBody, HEADERS, type HeaderDoc, type OperationDoc, type ResponseDoc, type Security } from './operation-doc.ts';
 import { importOperations } from './import-routes.ts';
+import { photoOperations } from './photo-routes.ts';
 import { ownerKeyOperations } from './owner-key-routes.ts';
 import { ownerOperations } from './owner-routes.ts';
 import { runtimeOperations } from './runtime-routes.ts';
@@ -60,6 +61,7 @@ export const OPERATIONS: OperationDoc[] = [
   ...ownerOperations,
   ...ownerKeyOperations,
   ...importOperations,
+  ...photoOperations,
   ...tokenOperations,
   ...runtimeOperations,
   ...serviceOperations,

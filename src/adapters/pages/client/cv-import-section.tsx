@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { NETWORK_ERROR } from './api.ts';
+import { NETWORK_ERROR, uploadFile } from './api.ts';
 import { Alert, Field } from './fields.tsx';
 
 interface Imported {
@@ -33,16 +33,9 @@ export const CvImportSection = (p: { onUse: (text: string, how: 'replace' | 'app
     setProblem(null);
     setReview(null);
     try {
-      const response = await fetch(`/api/bots/import?name=${encodeURIComponent(file.name.slice(0, 255))}`, {
-        method: 'POST',
-        credentials: 'same-origin',
-        headers: { accept: 'application/json', 'content-type': file.type || 'application/octet-stream' },
-        body: file,
-      });
-      const body = (await response.json().catch(() => null)) as (Imported & { error?: string }) | null;
-      if (response.ok && body) setReview(body);
-      else if (response.status === 401) window.location.assign(`/login?callbackUrl=${encodeURIComponent(location.pathname)}`);
-      else setProblem(body?.error ? `${body.error}.` : 'The file could not be read. Please try again.');
+      const answer = await uploadFile<Imported>(`/api/bots/import?name=${encodeURIComponent(file.name.slice(0, 255))}`, file);
+      if (answer.ok && answer.body) setReview(answer.body);
+      else if (answer.status !== 401) setProblem(answer.body?.error ? `${answer.body.error}.` : 'The file could not be read. Please try again.');
     } catch {
       setProblem(NETWORK_ERROR);
     } finally {

@@ -43,7 +43,7 @@ export const OverviewPage = (p: { origin: string; initial?: Overview | null | un
       <section class="card bot-card" aria-label="Your bot">
         {/* A switched-off bot's avatar is not served, as its public page is not. */}
         {bot.isActive ? (
-          <img class="avatar" src={`/api/avatars/${bot.id}.svg`} alt="" width={64} height={64} />
+          <img class="avatar" src={overview.image} alt="" width={64} height={64} />
         ) : (
           <span class="avatar avatar-off" aria-hidden="true" />
         )}
