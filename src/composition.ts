@@ -41,6 +41,8 @@ import { makeSendChatMessage } from './application/send-chat-message.ts';
 import { makeSignIn } from './application/sign-in.ts';
 import { makeUpsertBot } from './application/upsert-bot.ts';
 import { makeImportCv } from './application/import-cv.ts';
+import { makeGetInsights } from './application/get-insights.ts';
+import { PgInsights } from './adapters/persistence/pg-insights.ts';
 import { makeGetBotPhoto, makeRemoveBotPhoto, makeSetBotPhoto } from './application/bot-photo.ts';
 import { SharpImageProcessor } from './adapters/images/sharp-image-processor.ts';
 import { PgBotPhotoStore } from './adapters/persistence/pg-bot-photo-store.ts';
@@ -163,6 +165,8 @@ export const createService = async (deps: ServiceDeps) => {
   const gateways = llmGateways(config, metrics);
   // CV uploads are parsed in worker threads, one document each, within time and heap limits.
   const photos = new PgBotPhotoStore(db);
+  // The insights page's numbers, and the per-bot count of refused messages they show.
+  const insights = new PgInsights(db);
   const cvReader = new WorkerCvReader({ timeoutMs: config.CV_PARSE_TIMEOUT_MS, maxHeapMb: 256, concurrency: 2 });
 
   // The message filter, with its scorer's model loaded once for the process, and the reply cleaner.
@@ -199,6 +203,7 @@ export const createService = async (deps: ServiceDeps) => {
       setBotPhoto: makeSetBotPhoto({ bots: repos.bots, photos, images: new SharpImageProcessor(), clock }),
       removeBotPhoto: makeRemoveBotPhoto({ bots: repos.bots, photos }),
       getBotPhoto: makeGetBotPhoto({ photos }),
+      getInsights: makeGetInsights({ bots: repos.bots, insights, clock }),
       getBotOverview: makeGetBotOverview({ bots: repos.bots, users: repos.users }),
       updateBotSettings: makeUpdateBotSettings({ bots: repos.bots, users: repos.users, clock }),
       listConversations: makeListConversations({ bots: repos.bots, conversations: repos.conversations }),
@@ -217,6 +222,7 @@ export const createService = async (deps: ServiceDeps) => {
         cleanReply: sanitizeReply,
         clock,
         ownerKey: makeOwnerKeyPayer({ ownerKeys, vault, notifications: repos.notifications, clock }),
+        refusals: insights,
       }),
       getOwnerKey: makeGetOwnerKey({ ownerKeys, clock }),
       saveOwnerKey: makeSaveOwnerKey({ ownerKeys, clock, users: repos.users, vault, gateways }),

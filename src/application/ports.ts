@@ -483,3 +483,32 @@ export interface BotPhotoStore {
   /** The photo of an active bot, when `sha256` is its current one. */
   find(botId: string, sha256: string): Promise<Uint8Array | null>;
 }
+
+/** Counts a message the filter refused, for the bot's insights (per UTC day and reason). */
+export interface RefusalCounter {
+  count(botId: string, reason: string, now: Date): Promise<void>;
+}
+
+export interface InsightsDay {
+  /** YYYY-MM-DD, UTC */
+  date: string;
+  conversations: number;
+  /** Messages of the conversations that started that day. */
+  messages: number;
+  leads: number;
+}
+
+export interface TopQuestion {
+  question: string;
+  count: number;
+  /** The latest conversations that opened with it, newest first (at most 5). */
+  conversationIds: string[];
+}
+
+/** The numbers of the insights page, for one bot since a UTC day. */
+export interface InsightsReader {
+  perDay(botId: string, since: Date): Promise<InsightsDay[]>;
+  conversationsWithLead(botId: string, since: Date): Promise<number>;
+  topQuestions(botId: string, since: Date, limit: number): Promise<TopQuestion[]>;
+  refusals(botId: string, since: Date): Promise<{ reason: string; count: number }[]>;
+}

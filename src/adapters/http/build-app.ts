@@ -8,6 +8,7 @@ import { botRoutes, type BotRouteDeps } from './bot-routes.ts';
 import { chatRoutes } from './chat-routes.ts';
 import { PROTOCOL, reply, undecodablePathReply } from './http-errors.ts';
 import { importRoutes, type ImportRouteDeps } from './import-routes.ts';
+import { insightsRoutes, type InsightsRouteDeps } from './insights-routes.ts';
 import { ownerPhotoRoutes, publicPhotoRoutes, type PhotoRouteDeps } from './photo-routes.ts';
 import { renderDocsPage } from './api-docs-page.ts';
 import { buildOpenApiDocument, DOCS_OPERATIONS, OPERATIONS } from './openapi.ts';
@@ -53,6 +54,7 @@ export type UseCases = Omit<AuthRouteDeps, 'csrf' | 'secureCookies' | 'sessionCo
   OwnerKeyRouteDeps &
   ImportRouteDeps &
   PhotoRouteDeps &
+  InsightsRouteDeps &
   AccountRouteDeps;
 
 export const SESSION_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
@@ -152,6 +154,7 @@ export const buildApp = (useCases: UseCases, options: AppOptions): Express => {
   app.use('/api/bots/import', sessions, requireUser, sameOrigin, importRoutes(useCases));
   app.use('/api/bots/avatar', sessions, requireUser, sameOrigin, ownerPhotoRoutes(useCases));
   app.use('/api/bots/tokens', ...owner, tokenRoutes(useCases));
+  app.use('/api/bots/insights', ...owner, insightsRoutes(useCases));
   app.use('/api/bots', ...owner, botRoutes(useCases), botListRoutes(useCases));
   app.use('/api/notifications', ...owner, notificationRoutes(useCases));
   app.use('/api/account/llm-key', ...owner, ownerKeyRoutes(useCases));

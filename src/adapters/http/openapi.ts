@@ -5,6 +5,7 @@ import { botOperations } from './bot-routes.ts';
 import { chatOperations } from './chat-routes.ts';
 import { errorBody, HEADERS, type HeaderDoc, type OperationDoc, type ResponseDoc, type Security } from './operation-doc.ts';
 import { importOperations } from './import-routes.ts';
+import { insightsOperations } from './insights-routes.ts';
 import { photoOperations } from './photo-routes.ts';
 import { ownerKeyOperations } from './owner-key-routes.ts';
 import { ownerOperations } from './owner-routes.ts';
@@ -62,6 +63,7 @@ export const OPERATIONS: OperationDoc[] = [
   ...ownerKeyOperations,
   ...importOperations,
   ...photoOperations,
+  ...insightsOperations,
   ...tokenOperations,
   ...runtimeOperations,
   ...serviceOperations,
