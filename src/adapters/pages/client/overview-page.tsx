@@ -1,3 +1,4 @@
+import { InsightsSummary } from './insights-page.tsx';
 import { useState } from 'preact/hooks';
 import { api } from './api.ts';
 import { ChatPanel } from './chat-panel.tsx';
@@ -70,6 +71,7 @@ export const OverviewPage = (p: { origin: string; initial?: Overview | null | un
           <span class="stat-label">Leads</span>
         </div>
       </section>
+      <InsightsSummary />
       {p.ownerKey?.key && (
         <section class="card" aria-labelledby="owner-key-usage">
           <h2 id="owner-key-usage">Your key</h2>
