@@ -61,19 +61,17 @@ const BarChart = (p: { insights: Insights; series: Series; label: string }) => {
       <figcaption>
         {p.label} per day <span class="muted">(highest: {max.toLocaleString('en')})</span>
       </figcaption>
-      <svg viewBox={`0 0 ${width} ${height + 16}`} preserveAspectRatio="none" aria-hidden="true" focusable="false">
+      <svg viewBox={`0 0 ${width} ${height}`} preserveAspectRatio="none" aria-hidden="true" focusable="false">
         <line x1="0" y1={height} x2={width} y2={height} class="axis" />
         {values.map((value, i) => {
           const barHeight = (value / max) * (height - 4);
           return <rect key={i} x={i * step + step * 0.15} y={height - barHeight} width={step * 0.7} height={barHeight} class={`bar bar-${p.series}`} />;
         })}
-        <text x="0" y={height + 14} class="tick">
-          {shortDate(p.insights.series[0]!.date)}
-        </text>
-        <text x={width} y={height + 14} text-anchor="end" class="tick">
-          {shortDate(p.insights.series.at(-1)!.date)}
-        </text>
       </svg>
+      <div class="ticks" aria-hidden="true">
+        <span>{shortDate(p.insights.series[0]!.date)}</span>
+        <span>{shortDate(p.insights.series.at(-1)!.date)}</span>
+      </div>
     </figure>
   );
 };
