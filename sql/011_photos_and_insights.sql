@@ -37,9 +37,10 @@ CREATE TRIGGER conversation_messages_first_question AFTER INSERT ON conversation
   FOR EACH ROW WHEN (NEW.role = 'user' AND NEW.position < 2)
   EXECUTE FUNCTION conversations_note_first_question();
 
--- Per day and top questions read only this index; the lead share probes leads by conversation.
+-- Per day and the counts of the top questions read only this index (an index-only scan of the
+-- period); the latest conversations of each top question, and its wording, the second one.
 CREATE INDEX conversations_bot_insights_idx ON conversations (bot_id, started_at) INCLUDE (message_count, first_question_key);
-CREATE INDEX leads_conversation_idx ON leads (conversation_id) WHERE conversation_id IS NOT NULL;
+CREATE INDEX conversations_bot_question_idx ON conversations (bot_id, first_question_key, started_at DESC) WHERE first_question_key IS NOT NULL;
 
 -- Messages the filter refused, per bot, UTC day and reason (the metrics only count them per process).
 CREATE TABLE bot_refusals_daily (

@@ -89,7 +89,7 @@ describe('GET /api/bots/insights', () => {
       await tx.query('SET LOCAL enable_seqscan = off');
       const plan = async (sql: string) => JSON.stringify((await tx.query(`EXPLAIN (FORMAT JSON) ${sql}`)).rows);
       expect(await plan(`SELECT first_question_key, count(*) FROM conversations WHERE bot_id = gen_random_uuid() AND started_at >= now() - interval '30 days' GROUP BY 1`)).toContain('conversations_bot_insights_idx');
-      expect(await plan(`SELECT 1 FROM leads WHERE conversation_id = gen_random_uuid()`)).toContain('leads_conversation_idx');
+      expect(await plan(`SELECT id FROM conversations WHERE bot_id = gen_random_uuid() AND first_question_key = 'x' ORDER BY started_at DESC LIMIT 5`)).toContain('conversations_bot_question_idx');
     });
   });
 });

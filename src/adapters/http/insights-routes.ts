@@ -34,7 +34,7 @@ const insightsSchema = z.object({
   }),
   topQuestions: z.array(
     z.object({
-      question: z.string().meta({ description: 'The wording visitors used most for it' }),
+      question: z.string().meta({ description: 'As the latest conversation that opened with it worded it' }),
       count: count.meta({ description: 'Conversations that opened with it (case, punctuation and spacing ignored)' }),
       conversationIds: z.array(uuidString).meta({ description: 'The latest such conversations, newest first (at most 5)' }),
     }),

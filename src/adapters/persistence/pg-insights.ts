@@ -1,8 +1,8 @@
 import type { InsightsDay, InsightsReader, RefusalCounter, TopQuestion } from '../../application/ports.ts';
 import type { Queryable } from './db.ts';
 
-// Each reads conversations_bot_insights_idx (bot, started_at, with message_count and the
-// question key) or leads_bot_page_idx: fast with 100,000 conversations (bench:pages).
+// Each reads conversations_bot_insights_idx (bot, started_at, with what the insights need) or
+// leads_bot_page_idx: fast with 100,000 conversations (bench:pages).
 const PER_DAY = `
   WITH c AS (
     SELECT (started_at AT TIME ZONE 'UTC')::date AS day, count(*)::integer AS conversations, sum(message_count)::integer AS messages
@@ -15,29 +15,28 @@ const PER_DAY = `
          coalesce(c.messages, 0) AS messages, coalesce(l.leads, 0) AS leads
   FROM c FULL JOIN l ON l.day = c.day`;
 
+/** Leads are captured after their conversation starts, so the period's leads hold every one that counts. */
 const WITH_LEAD = `
-  SELECT count(*)::integer AS n FROM conversations c
-  WHERE c.bot_id = $1 AND c.started_at >= $2 AND EXISTS (SELECT 1 FROM leads l WHERE l.conversation_id = c.id)`;
+  SELECT count(DISTINCT l.conversation_id)::integer AS n
+  FROM leads l JOIN conversations c ON c.id = l.conversation_id
+  WHERE l.bot_id = $1 AND l.captured_at >= $2 AND c.bot_id = $1 AND c.started_at >= $2`;
 
-/** Grouped by the normalised key; shown as the wording most used for it. */
+/** Counted by the normalised key in one pass; then each top key's latest conversations, and its latest wording. */
 const TOP_QUESTIONS = `
   WITH top AS (
     SELECT first_question_key AS key, count(*)::integer AS count
     FROM conversations WHERE bot_id = $1 AND started_at >= $2 AND first_question_key IS NOT NULL
     GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT $3
   )
-  SELECT top.key, top.count, latest.ids, wording.question
-  FROM top
-  CROSS JOIN LATERAL (
-    SELECT array_agg(id::text) AS ids FROM (
-      SELECT id FROM conversations WHERE bot_id = $1 AND started_at >= $2 AND first_question_key = top.key
+  SELECT top.count, latest.ids, latest.question
+  FROM top CROSS JOIN LATERAL (
+    SELECT array_agg(r.id::text ORDER BY r.started_at DESC) AS ids, (array_agg(r.first_question ORDER BY r.started_at DESC))[1] AS question
+    FROM (
+      SELECT id, started_at, first_question FROM conversations
+      WHERE bot_id = $1 AND first_question_key = top.key AND started_at >= $2
       ORDER BY started_at DESC LIMIT 5
-    ) recent
+    ) r
   ) latest
-  CROSS JOIN LATERAL (
-    SELECT first_question AS question FROM conversations WHERE bot_id = $1 AND started_at >= $2 AND first_question_key = top.key
-    GROUP BY first_question ORDER BY count(*) DESC, first_question LIMIT 1
-  ) wording
   ORDER BY top.count DESC, top.key`;
 
 const REFUSALS = `
@@ -61,7 +60,7 @@ export class PgInsights implements InsightsReader, RefusalCounter {
   }
 
   async topQuestions(botId: string, since: Date, limit: number): Promise<TopQuestion[]> {
-    const { rows } = await this.q.query<{ key: string; count: number; ids: string[]; question: string }>(TOP_QUESTIONS, [botId, since, limit]);
+    const { rows } = await this.q.query<{ count: number; ids: string[]; question: string }>(TOP_QUESTIONS, [botId, since, limit]);
     return rows.map((row) => ({ question: row.question, count: row.count, conversationIds: row.ids }));
   }
 
