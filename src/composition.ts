@@ -40,6 +40,13 @@ import { makeExportAccount } from './application/export-account.ts';
 import { makeSendChatMessage } from './application/send-chat-message.ts';
 import { makeSignIn } from './application/sign-in.ts';
 import { makeUpsertBot } from './application/upsert-bot.ts';
+import { makeImportCv } from './application/import-cv.ts';
+import { makeGetInsights } from './application/get-insights.ts';
+import { PgInsights } from './adapters/persistence/pg-insights.ts';
+import { makeGetBotPhoto, makeRemoveBotPhoto, makeSetBotPhoto } from './application/bot-photo.ts';
+import { SharpImageProcessor } from './adapters/images/sharp-image-processor.ts';
+import { PgBotPhotoStore } from './adapters/persistence/pg-bot-photo-store.ts';
+import { WorkerCvReader } from './adapters/cv/worker-cv-reader.ts';
 import { BcryptPasswordHasher, systemClock } from './adapters/bcrypt-password-hasher.ts';
 import type { Config } from './adapters/config.ts';
 import { buildApp, SESSION_LIFETIME_MS } from './adapters/http/build-app.ts';
@@ -109,6 +116,9 @@ const MAIL_DRAIN_MS = 10_000;
 const RETENTION_EVERY_MS = 10 * 60 * 1000;
 const RETENTION_BATCH = 500;
 
+/** The career context's limit (POST /api/bots): an imported CV is cut there. */
+const CONTEXT_MAX_CHARS = 50_000;
+
 /** Lead e-mails over SMTP when SMTP_URL is set, else into the log. */
 const mailerFor = (config: Config, logger: Logger): Mailer =>
   config.SMTP_URL ? new NodemailerMailer({ smtpUrl: config.SMTP_URL, from: config.MAIL_FROM }) : new LogMailer(logger);
@@ -153,6 +163,11 @@ export const createService = async (deps: ServiceDeps) => {
   const vault = new EnvelopeVault((await masterKeysFor(config)).map((key) => parseMasterKey(key)!));
   const ownerKeys = new PgOwnerKeyRepository(db);
   const gateways = llmGateways(config, metrics);
+  // CV uploads are parsed in worker threads, one document each, within time and heap limits.
+  const photos = new PgBotPhotoStore(db);
+  // The insights page's numbers, and the per-bot count of refused messages they show.
+  const insights = new PgInsights(db);
+  const cvReader = new WorkerCvReader({ timeoutMs: config.CV_PARSE_TIMEOUT_MS, maxHeapMb: 256, concurrency: 2 });
 
   // The message filter, with its scorer's model loaded once for the process, and the reply cleaner.
   const { checkVisitorMessage } = createMessageCheck(SCORER_MODEL);
@@ -184,6 +199,11 @@ export const createService = async (deps: ServiceDeps) => {
       registerUser: makeRegisterUser({ users: repos.users, hasher, clock, throttle: attempts, perAddress: config.REGISTRATIONS_PER_ADDRESS }),
       signIn: makeSignIn({ users: repos.users, hasher, throttle: attempts, clock }),
       upsertBot: makeUpsertBot({ transactor, clock }),
+      importCv: makeImportCv({ reader: cvReader, maxChars: CONTEXT_MAX_CHARS }),
+      setBotPhoto: makeSetBotPhoto({ bots: repos.bots, photos, images: new SharpImageProcessor(), clock }),
+      removeBotPhoto: makeRemoveBotPhoto({ bots: repos.bots, photos }),
+      getBotPhoto: makeGetBotPhoto({ photos }),
+      getInsights: makeGetInsights({ bots: repos.bots, insights, clock }),
       getBotOverview: makeGetBotOverview({ bots: repos.bots, users: repos.users }),
       updateBotSettings: makeUpdateBotSettings({ bots: repos.bots, users: repos.users, clock }),
       listConversations: makeListConversations({ bots: repos.bots, conversations: repos.conversations }),
@@ -202,6 +222,7 @@ export const createService = async (deps: ServiceDeps) => {
         cleanReply: sanitizeReply,
         clock,
         ownerKey: makeOwnerKeyPayer({ ownerKeys, vault, notifications: repos.notifications, clock }),
+        refusals: insights,
       }),
       getOwnerKey: makeGetOwnerKey({ ownerKeys, clock }),
       saveOwnerKey: makeSaveOwnerKey({ ownerKeys, clock, users: repos.users, vault, gateways }),

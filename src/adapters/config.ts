@@ -109,6 +109,8 @@ export const configSchema = z
     ANTHROPIC_BASE_URL: optionalUrl,
     GEMINI_BASE_URL: optionalUrl,
     LLM_TIMEOUT_MS: integer(30_000, 100, 600_000),
+    /** How long one uploaded CV may take to parse (in its worker thread) before it is refused. */
+    CV_PARSE_TIMEOUT_MS: integer(10_000, 50, 120_000),
     /** The backstop of a drain after SIGTERM: sockets still open then are cut. Unset: LLM_TIMEOUT_MS + 15 s. */
     SHUTDOWN_TIMEOUT_MS: optionalInteger(1_000, 900_000),
     AZURE_OPENAI_ALLOWED_HOSTS: list(DEFAULT_AZURE_HOSTS).pipe(

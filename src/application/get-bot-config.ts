@@ -15,6 +15,8 @@ export interface BotConfigView {
   loadingMessages: string[];
   isActive: boolean;
   deploymentMode: DeploymentMode;
+  /** The owner's photo (SHA-256), or null for the initials: the HTTP adapter turns it into the image URL. */
+  photoHash: string | null;
 }
 
 /** Served for an inactive bot too: the widget shows it as unavailable (isActive false). */
@@ -28,6 +30,7 @@ const botConfigView = (bot: Bot): BotConfigView => ({
   loadingMessages: bot.loadingMessages,
   isActive: bot.isActive,
   deploymentMode: bot.deploymentMode,
+  photoHash: bot.photoHash,
 });
 
 export const makeGetBotConfig = () => async (bot: Bot): Promise<BotConfigView> => botConfigView(bot);

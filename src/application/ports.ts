@@ -443,3 +443,72 @@ export interface AccountArchive {
   leads(botId: string): AsyncIterable<Lead[]>;
   notifications(userId: string): AsyncIterable<Notification[]>;
 }
+
+/** Why an uploaded CV cannot be read; each is said in words to the owner (4xx). */
+export type CvUnreadable =
+  | { type: 'empty_file' }
+  | { type: 'unsupported_type' }
+  | { type: 'too_many_pages'; pages: number; maxPages: number }
+  | { type: 'encrypted_pdf' }
+  | { type: 'pdf_with_scripts' }
+  | { type: 'no_text_layer' }
+  | { type: 'no_text' }
+  | { type: 'archive_too_large' }
+  | { type: 'unreadable_file' }
+  | { type: 'took_too_long' };
+
+export interface ReadCv {
+  format: 'pdf' | 'docx' | 'markdown' | 'text' | 'linkedin';
+  text: string;
+}
+
+/** Reads the text of an uploaded document, off the main thread and within limits; stores nothing. */
+export interface CvReader {
+  read(bytes: Uint8Array, options: { fileName: string | null; maxPages: number }): Promise<{ ok: true; value: ReadCv } | { ok: false; error: CvUnreadable }>;
+}
+
+/** Why an uploaded photo cannot be the avatar; each is said in words (4xx). */
+export type PhotoUnusable = { type: 'not_an_image' } | { type: 'unsupported_image_type' } | { type: 'too_many_pixels' };
+
+/** Decodes a photo and re-encodes it as the avatar: square, at most 512 px, without metadata. */
+export interface ImageProcessor {
+  toAvatar(bytes: Uint8Array): Promise<{ ok: true; value: Uint8Array } | { ok: false; error: PhotoUnusable }>;
+}
+
+/** The re-encoded photos, one per bot, named by the SHA-256 of their bytes. */
+export interface BotPhotoStore {
+  /** Stores the photo as the bot's avatar and returns its SHA-256 (hex). */
+  save(botId: string, image: Uint8Array, now: Date): Promise<string>;
+  remove(botId: string): Promise<void>;
+  /** The photo of an active bot, when `sha256` is its current one. */
+  find(botId: string, sha256: string): Promise<Uint8Array | null>;
+}
+
+/** Counts a message the filter refused, for the bot's insights (per UTC day and reason). */
+export interface RefusalCounter {
+  count(botId: string, reason: string, now: Date): Promise<void>;
+}
+
+export interface InsightsDay {
+  /** YYYY-MM-DD, UTC */
+  date: string;
+  conversations: number;
+  /** Messages of the conversations that started that day. */
+  messages: number;
+  leads: number;
+}
+
+export interface TopQuestion {
+  question: string;
+  count: number;
+  /** The latest conversations that opened with it, newest first (at most 5). */
+  conversationIds: string[];
+}
+
+/** The numbers of the insights page, for one bot since a UTC day. */
+export interface InsightsReader {
+  perDay(botId: string, since: Date): Promise<InsightsDay[]>;
+  conversationsWithLead(botId: string, since: Date): Promise<number>;
+  topQuestions(botId: string, since: Date, limit: number): Promise<TopQuestion[]>;
+  refusals(botId: string, since: Date): Promise<{ reason: string; count: number }[]>;
+}

@@ -3,7 +3,7 @@ import type { BlockReason, MessageVerdict, ReplyContext } from '@careerbot/guard
 import { err, ok, type Result } from '../domain/result.ts';
 import { buildSystemPrompt } from '@careerbot/prompt';
 import type { LlmProvider } from '../domain/types.ts';
-import type { ChatAdmission, Clock, LlmGateway, RateLimitScope } from './ports.ts';
+import type { ChatAdmission, Clock, LlmGateway, RateLimitScope, RefusalCounter } from './ports.ts';
 import type { ChatKey, OwnerKeyPayer } from './owner-llm-key.ts';
 
 const CHAT_MAX_OUTPUT_TOKENS = 800;
@@ -44,6 +44,8 @@ export const makeSendChatMessage =
     /** The guardrails' reply cleaner (createReplyCleaner), made once by the composer. */
     cleanReply: (reply: string, context: ReplyContext) => string;
     ownerKey?: OwnerKeyPayer;
+    /** Counts each refused message per bot and reason, for the insights page. */
+    refusals?: RefusalCounter;
   }) =>
   async (input: ChatInput): Promise<Result<{ reply: string }, ChatError>> => {
     // 6-8 in one round trip: an unknown, inactive or ownerless bot look the same and
@@ -55,7 +57,10 @@ export const makeSendChatMessage =
 
     // 9
     const verdict = d.checkMessage(input.message);
-    if (verdict.blocked) return err({ type: 'blocked', reason: verdict.reason });
+    if (verdict.blocked) {
+      await d.refusals?.count(target.bot.id, verdict.reason, d.clock.now());
+      return err({ type: 'blocked', reason: verdict.reason });
+    }
 
     // 10: who pays: the visitor's key wins; else the owner's, if switched on; else missing_llm_key.
     // The owner's provider and model decide; the caller cannot choose them.

@@ -31,6 +31,7 @@ export class InMemoryBotRepository implements BotRepository {
       themeColor: DEFAULT_THEME_COLOR,
       deploymentMode: 'managed',
       rateLimits: { perMinute: null, perDay: null },
+      photoHash: null,
       createdAt: now,
       updatedAt: now,
     };

@@ -181,6 +181,7 @@ describe('GET /api/bots and PATCH /api/bots/settings', () => {
       settings: { themeColor: '#4f46e5', deploymentMode: 'managed', rateLimits: { perMinute: 10, perDay: 50 } },
       stats: { totalConversations: 0, totalMessages: 0, totalLeads: 0 },
       llm: { provider: 'openai', model: 'gpt-4o-mini' },
+      image: `/api/avatars/${saved.id}.svg`,
     });
   });
 

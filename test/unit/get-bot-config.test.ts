@@ -15,6 +15,7 @@ describe('bot config view', () => {
       loadingMessages: ['Thinking…'],
       isActive: true,
       deploymentMode: 'managed',
+      photoHash: null,
     });
   });
 

@@ -5,6 +5,7 @@ import type { makeUpsertBot } from '../../application/upsert-bot.ts';
 import { DEPLOYMENT_MODES, LLM_PROVIDERS, PERSONALITIES, type Bot } from '../../domain/types.ts';
 import { ownerErrorReply, reply } from './http-errors.ts';
 import { bodyRefusals, isoTimestamp, OWNER_RESPONSES, uuidString, type OperationDoc } from './operation-doc.ts';
+import { avatarPath } from './avatar-path.ts';
 import { currentUserId } from './owner-auth.ts';
 import { botSettingsBody, botUpsertBody } from './schemas.ts';
 import { jsonBody } from './validated.ts';
@@ -32,7 +33,8 @@ export const botJson = (bot: Bot) => ({
   updatedAt: bot.updatedAt.toISOString(),
 });
 
-export const overviewJson = (overview: BotOverview) => ({ ...overview, bot: botJson(overview.bot) });
+/** `image`: the avatar's URL path (the owner's photo, or the initials), as the widgets' config view says. */
+export const overviewJson = (overview: BotOverview) => ({ ...overview, bot: botJson(overview.bot), image: avatarPath(overview.bot.id, overview.bot.photoHash) });
 
 export const botSchema = z.object({
   id: uuidString,
@@ -50,6 +52,7 @@ export const botSchema = z.object({
 
 const overviewSchema = z.object({
   bot: botSchema,
+  image: z.string().meta({ description: 'Path of the avatar: the owner’s photo, or the generated initials' }),
   settings: z.object({
     themeColor: z.string().regex(/^#[0-9a-fA-F]{6}$/).meta({ description: "#rrggbb" }),
     deploymentMode: z.enum(DEPLOYMENT_MODES),

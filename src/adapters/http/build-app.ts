@@ -7,6 +7,9 @@ import { authRoutes, type AuthRouteDeps } from './auth-routes.ts';
 import { botRoutes, type BotRouteDeps } from './bot-routes.ts';
 import { chatRoutes } from './chat-routes.ts';
 import { PROTOCOL, reply, undecodablePathReply } from './http-errors.ts';
+import { importRoutes, type ImportRouteDeps } from './import-routes.ts';
+import { insightsRoutes, type InsightsRouteDeps } from './insights-routes.ts';
+import { ownerPhotoRoutes, publicPhotoRoutes, type PhotoRouteDeps } from './photo-routes.ts';
 import { renderDocsPage } from './api-docs-page.ts';
 import { buildOpenApiDocument, DOCS_OPERATIONS, OPERATIONS } from './openapi.ts';
 import { requireUser } from './owner-auth.ts';
@@ -49,6 +52,9 @@ export type UseCases = Omit<AuthRouteDeps, 'csrf' | 'secureCookies' | 'sessionCo
   RuntimeRouteDeps &
   OwnerRouteDeps &
   OwnerKeyRouteDeps &
+  ImportRouteDeps &
+  PhotoRouteDeps &
+  InsightsRouteDeps &
   AccountRouteDeps;
 
 export const SESSION_LIFETIME_MS = 30 * 24 * 60 * 60 * 1000;
@@ -106,7 +112,7 @@ export const buildApp = (useCases: UseCases, options: AppOptions): Express => {
   app.use('/api/chat', publicCors, chatRoutes(useCases));
   app.use('/api/v1', publicCors);
   app.use('/api/v1/bot', runtimeRoutes(useCases));
-  app.use('/api/avatars', publicCors, avatarRoutes(useCases));
+  app.use('/api/avatars', publicCors, publicPhotoRoutes(useCases), avatarRoutes(useCases));
   app.use('/api/bots/:botId/public', publicCors, publicBotRoutes(useCases));
 
   const sessions = session({
@@ -144,7 +150,11 @@ export const buildApp = (useCases: UseCases, options: AppOptions): Express => {
   app.use('/api/auth', sessions, sameOrigin, accountLinkRoutes(useCases, accountWeb));
   // Cookie-authenticated: the session, then the Origin check and JSON-only bodies for changes.
   const owner = [sessions, requireUser, sameOrigin, requireJsonBody];
+  // A CV upload's body is the file itself, so it skips the JSON-only check.
+  app.use('/api/bots/import', sessions, requireUser, sameOrigin, importRoutes(useCases));
+  app.use('/api/bots/avatar', sessions, requireUser, sameOrigin, ownerPhotoRoutes(useCases));
   app.use('/api/bots/tokens', ...owner, tokenRoutes(useCases));
+  app.use('/api/bots/insights', ...owner, insightsRoutes(useCases));
   app.use('/api/bots', ...owner, botRoutes(useCases), botListRoutes(useCases));
   app.use('/api/notifications', ...owner, notificationRoutes(useCases));
   app.use('/api/account/llm-key', ...owner, ownerKeyRoutes(useCases));

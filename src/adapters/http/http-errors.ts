@@ -14,6 +14,8 @@ import type { SignInError } from '../../application/sign-in.ts';
 import type { ConfirmEmailChangeError, RequestEmailChangeError, WrongPassword } from '../../application/account-changes.ts';
 import type { RequestPasswordResetError, ResetPasswordError } from '../../application/account-recovery.ts';
 import type { DeleteAccountError } from '../../application/delete-account.ts';
+import type { ImportCvError } from '../../application/import-cv.ts';
+import type { SetBotPhotoError } from '../../application/bot-photo.ts';
 import { BODY_ERRORS, type ErrorBody } from './operation-doc.ts';
 import { validationDetails } from './schemas.ts';
 
@@ -283,5 +285,77 @@ export const publicBotErrorReply = (error: { type: 'bot_not_found' }): HttpReply
       return { status: 404, body: { error: 'bot_not_found' } };
     default:
       return unreachable(error.type);
+  }
+};
+
+// ---------------------------------------------------------------- CV import
+
+/** Why an uploaded CV was not read, in the words the editor shows. */
+export const CV_IMPORT_ERRORS = {
+  tooLarge: 'The file is larger than 5 MB',
+  emptyFile: 'The file is empty',
+  unsupportedType: 'This file is not a PDF, a Word document (.docx), Markdown, plain text or a LinkedIn data export',
+  tooManyPages: 'This PDF has more than 30 pages: shorten it, or paste the text',
+  encryptedPdf: 'This PDF is protected by a password: save a copy without one and import that',
+  pdfWithScripts: 'This PDF contains scripts, so it was not opened: print it to a new PDF and import that',
+  noTextLayer: 'This PDF has no text to read (a scanned page?): export your CV as a PDF from your word processor, or paste the text',
+  noText: 'This file contains no text',
+  archiveTooLarge: 'This archive expands to more than 40 MB, so it was not opened',
+  unreadableFile: 'This file could not be read: it may be damaged',
+  tookTooLong: 'Reading this file took too long, so it was stopped: try a smaller file, or paste the text',
+} as const;
+
+export const cvTooLargeReply: HttpReply = { status: 413, body: { error: CV_IMPORT_ERRORS.tooLarge }, headers: { Connection: 'close' } };
+
+export const importCvErrorReply = (error: ImportCvError): HttpReply => {
+  switch (error.type) {
+    case 'empty_file':
+      return { status: 400, body: { error: CV_IMPORT_ERRORS.emptyFile } };
+    case 'unsupported_type':
+      return { status: 415, body: { error: CV_IMPORT_ERRORS.unsupportedType } };
+    case 'too_many_pages':
+      return { status: 422, body: { error: CV_IMPORT_ERRORS.tooManyPages, pages: error.pages } };
+    case 'encrypted_pdf':
+      return { status: 422, body: { error: CV_IMPORT_ERRORS.encryptedPdf } };
+    case 'pdf_with_scripts':
+      return { status: 422, body: { error: CV_IMPORT_ERRORS.pdfWithScripts } };
+    case 'no_text_layer':
+      return { status: 422, body: { error: CV_IMPORT_ERRORS.noTextLayer } };
+    case 'no_text':
+      return { status: 422, body: { error: CV_IMPORT_ERRORS.noText } };
+    case 'archive_too_large':
+      return { status: 422, body: { error: CV_IMPORT_ERRORS.archiveTooLarge } };
+    case 'unreadable_file':
+      return { status: 422, body: { error: CV_IMPORT_ERRORS.unreadableFile } };
+    case 'took_too_long':
+      return { status: 422, body: { error: CV_IMPORT_ERRORS.tookTooLong } };
+    default:
+      return unreachable(error);
+  }
+};
+
+// ---------------------------------------------------------------- the owner's photo
+
+export const PHOTO_ERRORS = {
+  tooLarge: 'The photo is larger than 5 MB',
+  notAnImage: 'This file is not an image that can be read: choose a PNG, JPEG or WebP photo',
+  unsupportedType: 'The photo must be a PNG, JPEG or WebP image',
+  tooManyPixels: 'This image has too many pixels (over 50 million): choose a smaller photo',
+} as const;
+
+export const photoTooLargeReply: HttpReply = { status: 413, body: { error: PHOTO_ERRORS.tooLarge }, headers: { Connection: 'close' } };
+
+export const photoErrorReply = (error: SetBotPhotoError): HttpReply => {
+  switch (error.type) {
+    case 'bot_not_found':
+      return { status: 404, body: { error: 'Bot not found' } };
+    case 'not_an_image':
+      return { status: 422, body: { error: PHOTO_ERRORS.notAnImage } };
+    case 'unsupported_image_type':
+      return { status: 415, body: { error: PHOTO_ERRORS.unsupportedType } };
+    case 'too_many_pixels':
+      return { status: 422, body: { error: PHOTO_ERRORS.tooManyPixels } };
+    default:
+      return unreachable(error);
   }
 };

@@ -4,6 +4,9 @@ import { accountOperations } from './account-routes.ts';
 import { botOperations } from './bot-routes.ts';
 import { chatOperations } from './chat-routes.ts';
 import { errorBody, HEADERS, type HeaderDoc, type OperationDoc, type ResponseDoc, type Security } from './operation-doc.ts';
+import { importOperations } from './import-routes.ts';
+import { insightsOperations } from './insights-routes.ts';
+import { photoOperations } from './photo-routes.ts';
 import { ownerKeyOperations } from './owner-key-routes.ts';
 import { ownerOperations } from './owner-routes.ts';
 import { runtimeOperations } from './runtime-routes.ts';
@@ -58,6 +61,9 @@ export const OPERATIONS: OperationDoc[] = [
   ...chatOperations,
   ...ownerOperations,
   ...ownerKeyOperations,
+  ...importOperations,
+  ...photoOperations,
+  ...insightsOperations,
   ...tokenOperations,
   ...runtimeOperations,
   ...serviceOperations,

@@ -8,6 +8,7 @@ import type { makeRetrieveKnowledge } from '../../application/retrieve-knowledge
 import type { makeSaveConversation } from '../../application/save-conversation.ts';
 import { DEPLOYMENT_MODES, LLM_PROVIDERS, PERSONALITIES, type Lead } from '../../domain/types.ts';
 import { currentBot, requireBotToken } from './bot-token-auth.ts';
+import { avatarPath } from './avatar-path.ts';
 import { avatarErrorReply, publicBotErrorReply, reply, runtimeErrorReply } from './http-errors.ts';
 import { bodyRefusals, errorBody, errorOneOf, HEADERS, isoTimestamp, uuidString, type OperationDoc, type ResponseDoc } from './operation-doc.ts';
 import { conversationBody, knowledgeBody, leadBody } from './runtime-schemas.ts';
@@ -25,11 +26,12 @@ export interface RuntimeRouteDeps {
 
 const RUNTIME_BODY_LIMIT = 512 * 1024;
 
-/** Where the avatar route below serves a bot's picture. */
-const avatarPath = (botId: string) => `/api/avatars/${botId}.svg`;
 
 /** The config view as the API shows it: with the URL path of the bot's avatar as `image`. */
-export const withAvatarUrl = <View extends { id: string }>(view: View) => ({ ...view, image: avatarPath(view.id) });
+export const withAvatarUrl = <View extends { id: string; photoHash: string | null }>({ photoHash, ...view }: View) => ({
+  ...view,
+  image: avatarPath(view.id, photoHash),
+});
 
 /** v1 checks 2-4, after the token: body size (413), JSON (400 invalid_json), validation (400 validation_failed). */
 const V1_BODY = { limit: RUNTIME_BODY_LIMIT, style: 'code' } as const;
@@ -38,7 +40,7 @@ const V1_BODY = { limit: RUNTIME_BODY_LIMIT, style: 'code' } as const;
 const etagOf = (json: string) => `"${createHash('sha256').update(json).digest('base64url').slice(0, 27)}"`;
 
 /** If-None-Match holds this ETag (weak comparison, as RFC 9110 asks for GET), or `*`. */
-const matchesEtag = (header: string | undefined, etag: string) =>
+export const matchesEtag = (header: string | undefined, etag: string) =>
   header !== undefined &&
   header.split(',').some((candidate) => {
     const tag = candidate.trim();

@@ -2,6 +2,7 @@ import type { ComponentChildren } from 'preact';
 import { AccountPage, ConfirmEmailPage, ForgotPasswordPage, ResetPasswordPage, RetentionSetting } from './client/account-pages.tsx';
 import { LoginPage, RegisterPage } from './client/auth-pages.tsx';
 import { BotEditorPage } from './client/bot-editor.tsx';
+import { InsightsPage } from './client/insights-page.tsx';
 import { PublicChatPage, type PublicBotView } from './client/chat-panel.tsx';
 import { DashboardLayout, type NotificationList, type Overview } from './client/dashboard-layout.tsx';
 import { ConversationPage, ConversationsPage, LeadsPage, type ConversationDetail, type ConversationItem, type LeadItem, type ListPage } from './client/lists-pages.tsx';
@@ -108,6 +109,7 @@ export const PAGES: PageEntry[] = [
     data: ['conversation'],
     render: (p) => <ConversationPage conversationId={p.params?.id} initial={p.conversation} />,
   },
+  { name: 'insights', path: '/dashboard/insights', title: 'Insights', nav: 'Insights', access: 'owner', render: () => <InsightsPage /> },
   { name: 'leads', path: '/dashboard/leads', title: 'Leads', nav: 'Leads', access: 'owner', data: ['leads'], render: (p) => <LeadsPage initial={p.leads} /> },
   {
     name: 'tokens',

@@ -17,13 +17,14 @@ export interface BotRow {
   deployment_mode: DeploymentMode;
   rate_limit_per_minute: number | null;
   rate_limit_per_day: number | null;
+  photo_sha256: string | null;
   created_at: Date;
   updated_at: Date;
 }
 
 export const BOT_COLUMNS = `b.id, b.user_id, b.name, b.headline, b.personality, b.context_text, b.suggested_questions,
   b.loading_messages, b.is_active, b.theme_color, b.deployment_mode, b.rate_limit_per_minute,
-  b.rate_limit_per_day, b.created_at, b.updated_at`;
+  b.rate_limit_per_day, b.photo_sha256, b.created_at, b.updated_at`;
 
 export const rowToBot = (row: BotRow): Bot => ({
   id: row.id,
@@ -38,6 +39,7 @@ export const rowToBot = (row: BotRow): Bot => ({
   themeColor: row.theme_color,
   deploymentMode: row.deployment_mode,
   rateLimits: { perMinute: row.rate_limit_per_minute, perDay: row.rate_limit_per_day },
+  photoHash: row.photo_sha256,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
 });

@@ -63,3 +63,16 @@ export const waitWords = (seconds: number): string => {
 
 export const formatDate = (iso: string | null | undefined): string =>
   iso ? new Date(iso).toLocaleString(undefined, { dateStyle: 'medium', timeStyle: 'short' }) : '—';
+
+/** POSTs a file as the body itself (the CV import, the photo); the JSON answer, or null. */
+export const uploadFile = async <T>(path: string, file: File): Promise<{ status: number; ok: boolean; body: (T & ErrorBody) | null }> => {
+  const response = await fetch(path, {
+    method: 'POST',
+    credentials: 'same-origin',
+    headers: { accept: 'application/json', 'content-type': file.type || 'application/octet-stream' },
+    body: file,
+  });
+  const body = (await response.json().catch(() => null)) as (T & ErrorBody) | null;
+  if (response.status === 401) window.location.assign(`/login?callbackUrl=${encodeURIComponent(location.pathname)}`);
+  return { status: response.status, ok: response.ok, body };
+};

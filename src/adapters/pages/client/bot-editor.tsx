@@ -4,7 +4,9 @@ import { LLM_PROVIDERS, PERSONALITIES } from '../../../domain/types.ts';
 import { api, fieldErrors, formErrors, NETWORK_ERROR } from './api.ts';
 import { PROVIDER_NAMES } from '@careerbot/widget/chat-problems';
 import { useOverview, type Overview } from './dashboard-layout.tsx';
+import { CvImportSection } from './cv-import-section.tsx';
 import { Alert, Field } from './fields.tsx';
+import { PhotoSection } from './photo-section.tsx';
 
 const CONTEXT_MAX = 50_000;
 const QUESTIONS_MAX = 6;
@@ -98,92 +100,101 @@ const BotEditor = ({ overview }: { overview: Overview | null }) => {
   };
 
   return (
-    <form class="card editor" onSubmit={save} noValidate>
-      {!exists && <p class="muted">You have no bot yet. Fill this in and save to create it.</p>}
-      <Field label="Name" errors={errors.name} hint="Up to 100 characters.">
-        {(a11y) => <input {...a11y} maxLength={100} required value={draft.name} onInput={(e) => set('name', e.currentTarget.value)} />}
-      </Field>
-      <Field label="Headline (optional)" errors={errors.headline} hint="Up to 120 characters, e.g. “Senior backend engineer, open to remote roles”.">
-        {(a11y) => <input {...a11y} maxLength={120} value={draft.headline} onInput={(e) => set('headline', e.currentTarget.value)} />}
-      </Field>
-      <Field label="Personality" errors={errors.personality}>
-        {(a11y) => (
-          <select {...a11y} value={draft.personality} onChange={(e) => set('personality', e.currentTarget.value)}>
-            {PERSONALITIES.map((personality) => (
-              <option key={personality} value={personality}>
-                {PERSONALITY_WORDS[personality]}
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
-      <Field
-        label="Career context"
-        errors={errors.contextText}
-        hint={
-          <span aria-live="polite" class={left < 0 ? 'over' : ''}>
-            {left >= 0 ? `${left.toLocaleString('en')} characters left of 50,000.` : `${(-left).toLocaleString('en')} characters over the 50,000 limit.`}
-          </span>
-        }
-      >
-        {(a11y) => <textarea {...a11y} rows={12} required value={draft.contextText} onInput={(e) => set('contextText', e.currentTarget.value)} />}
-      </Field>
-      <fieldset class="questions">
-        <legend>Suggested questions</legend>
-        <p class="hint">Buttons a visitor can press to start. At most 6, up to 200 characters each.</p>
-        {draft.suggestedQuestions.map((question, index) => (
-          <div class="question-row" key={index}>
-            <Field label={`Question ${index + 1}`}>
-              {(a11y) => (
-                <input
-                  {...a11y}
-                  maxLength={200}
-                  value={question}
-                  onInput={(e) => set('suggestedQuestions', draft.suggestedQuestions.map((q, i) => (i === index ? e.currentTarget.value : q)))}
-                />
-              )}
-            </Field>
-            <button type="button" onClick={() => set('suggestedQuestions', draft.suggestedQuestions.filter((_, i) => i !== index))}>
-              Remove question {index + 1}
-            </button>
-          </div>
-        ))}
-        {errors.suggestedQuestions && <p class="error">{errors.suggestedQuestions.join(' ')}</p>}
-        <button
-          type="button"
-          disabled={draft.suggestedQuestions.length >= QUESTIONS_MAX}
-          onClick={() => set('suggestedQuestions', [...draft.suggestedQuestions, ''])}
+    <>
+      {overview && <PhotoSection image={overview.image} />}
+      <form class="card editor" onSubmit={save} noValidate>
+        {!exists && <p class="muted">You have no bot yet. Fill this in and save to create it.</p>}
+        <Field label="Name" errors={errors.name} hint="Up to 100 characters.">
+          {(a11y) => <input {...a11y} maxLength={100} required value={draft.name} onInput={(e) => set('name', e.currentTarget.value)} />}
+        </Field>
+        <Field label="Headline (optional)" errors={errors.headline} hint="Up to 120 characters, e.g. “Senior backend engineer, open to remote roles”.">
+          {(a11y) => <input {...a11y} maxLength={120} value={draft.headline} onInput={(e) => set('headline', e.currentTarget.value)} />}
+        </Field>
+        <Field label="Personality" errors={errors.personality}>
+          {(a11y) => (
+            <select {...a11y} value={draft.personality} onChange={(e) => set('personality', e.currentTarget.value)}>
+              {PERSONALITIES.map((personality) => (
+                <option key={personality} value={personality}>
+                  {PERSONALITY_WORDS[personality]}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <CvImportSection
+          onUse={(text, how) => {
+            set('contextText', how === 'append' && draft.contextText.trim() ? `${draft.contextText.trimEnd()}\n\n${text}` : text);
+            setStatus({ kind: 'success', text: 'The imported text is in the career context below: review it, then save your bot.' });
+          }}
+        />
+        <Field
+          label="Career context"
+          errors={errors.contextText}
+          hint={
+            <span aria-live="polite" class={left < 0 ? 'over' : ''}>
+              {left >= 0 ? `${left.toLocaleString('en')} characters left of 50,000.` : `${(-left).toLocaleString('en')} characters over the 50,000 limit.`}
+            </span>
+          }
         >
-          Add a question
+          {(a11y) => <textarea {...a11y} rows={12} required value={draft.contextText} onInput={(e) => set('contextText', e.currentTarget.value)} />}
+        </Field>
+        <fieldset class="questions">
+          <legend>Suggested questions</legend>
+          <p class="hint">Buttons a visitor can press to start. At most 6, up to 200 characters each.</p>
+          {draft.suggestedQuestions.map((question, index) => (
+            <div class="question-row" key={index}>
+              <Field label={`Question ${index + 1}`}>
+                {(a11y) => (
+                  <input
+                    {...a11y}
+                    maxLength={200}
+                    value={question}
+                    onInput={(e) => set('suggestedQuestions', draft.suggestedQuestions.map((q, i) => (i === index ? e.currentTarget.value : q)))}
+                  />
+                )}
+              </Field>
+              <button type="button" onClick={() => set('suggestedQuestions', draft.suggestedQuestions.filter((_, i) => i !== index))}>
+                Remove question {index + 1}
+              </button>
+            </div>
+          ))}
+          {errors.suggestedQuestions && <p class="error">{errors.suggestedQuestions.join(' ')}</p>}
+          <button
+            type="button"
+            disabled={draft.suggestedQuestions.length >= QUESTIONS_MAX}
+            onClick={() => set('suggestedQuestions', [...draft.suggestedQuestions, ''])}
+          >
+            Add a question
+          </button>
+          <p class="hint" aria-live="polite">
+            {draft.suggestedQuestions.length} of {QUESTIONS_MAX} questions.
+          </p>
+        </fieldset>
+        <Field label="LLM provider" errors={errors.llmProvider} hint="Visitors chat with their own key for this provider.">
+          {(a11y) => (
+            <select {...a11y} value={draft.llmProvider} onChange={(e) => set('llmProvider', e.currentTarget.value)}>
+              {LLM_PROVIDERS.map((provider) => (
+                <option key={provider} value={provider}>
+                  {PROVIDER_NAMES[provider]}
+                </option>
+              ))}
+            </select>
+          )}
+        </Field>
+        <Field
+          label={draft.llmProvider === 'azure' ? 'Deployment name' : 'Model (optional)'}
+          errors={errors.llmModel}
+          hint={draft.llmProvider === 'azure' ? 'Required for Azure OpenAI: the name of your deployment.' : `Default for ${PROVIDER_NAMES[draft.llmProvider]}: ${defaultModel}.`}
+        >
+          {(a11y) => (
+            <input {...a11y} maxLength={60} placeholder={defaultModel ?? ''} value={draft.llmModel} onInput={(e) => set('llmModel', e.currentTarget.value)} />
+          )}
+        </Field>
+        {status && <Alert kind={status.kind}>{status.text}</Alert>}
+        <button class="primary" type="submit" disabled={busy}>
+          {busy ? 'Saving…' : 'Save bot'}
         </button>
-        <p class="hint" aria-live="polite">
-          {draft.suggestedQuestions.length} of {QUESTIONS_MAX} questions.
-        </p>
-      </fieldset>
-      <Field label="LLM provider" errors={errors.llmProvider} hint="Visitors chat with their own key for this provider.">
-        {(a11y) => (
-          <select {...a11y} value={draft.llmProvider} onChange={(e) => set('llmProvider', e.currentTarget.value)}>
-            {LLM_PROVIDERS.map((provider) => (
-              <option key={provider} value={provider}>
-                {PROVIDER_NAMES[provider]}
-              </option>
-            ))}
-          </select>
-        )}
-      </Field>
-      <Field
-        label={draft.llmProvider === 'azure' ? 'Deployment name' : 'Model (optional)'}
-        errors={errors.llmModel}
-        hint={draft.llmProvider === 'azure' ? 'Required for Azure OpenAI: the name of your deployment.' : `Default for ${PROVIDER_NAMES[draft.llmProvider]}: ${defaultModel}.`}
-      >
-        {(a11y) => (
-          <input {...a11y} maxLength={60} placeholder={defaultModel ?? ''} value={draft.llmModel} onInput={(e) => set('llmModel', e.currentTarget.value)} />
-        )}
-      </Field>
-      {status && <Alert kind={status.kind}>{status.text}</Alert>}
-      <button class="primary" type="submit" disabled={busy}>
-        {busy ? 'Saving…' : 'Save bot'}
-      </button>
-    </form>
+      </form>
+    </>
   );
 };

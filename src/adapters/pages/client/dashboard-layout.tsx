@@ -189,6 +189,8 @@ export interface Overview {
   settings: { themeColor: string; deploymentMode: string; rateLimits: { perMinute: number; perDay: number } };
   stats: { totalConversations: number; totalMessages: number; totalLeads: number };
   llm: { provider: string | null; model: string | null };
+  /** The avatar's path: the owner's photo, or the initials. */
+  image: string;
 }
 
 /** The bot's overview: `initial` when the server rendered the page with it, else fetched. */

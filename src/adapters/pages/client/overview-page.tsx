@@ -1,3 +1,4 @@
+import { InsightsSummary } from './insights-page.tsx';
 import { useState } from 'preact/hooks';
 import { api } from './api.ts';
 import { ChatPanel } from './chat-panel.tsx';
@@ -43,7 +44,7 @@ export const OverviewPage = (p: { origin: string; initial?: Overview | null | un
       <section class="card bot-card" aria-label="Your bot">
         {/* A switched-off bot's avatar is not served, as its public page is not. */}
         {bot.isActive ? (
-          <img class="avatar" src={`/api/avatars/${bot.id}.svg`} alt="" width={64} height={64} />
+          <img class="avatar" src={overview.image} alt="" width={64} height={64} />
         ) : (
           <span class="avatar avatar-off" aria-hidden="true" />
         )}
@@ -70,6 +71,7 @@ export const OverviewPage = (p: { origin: string; initial?: Overview | null | un
           <span class="stat-label">Leads</span>
         </div>
       </section>
+      <InsightsSummary />
       {p.ownerKey?.key && (
         <section class="card" aria-labelledby="owner-key-usage">
           <h2 id="owner-key-usage">Your key</h2>
