@@ -1,7 +1,7 @@
 import { AzureOpenAI } from 'openai';
 import type { LlmGateway, LlmRequest, LlmResponse, LlmStreamResponse } from '../../application/ports.ts';
-import { completeWithPolicy, streamWithPolicy } from './call-policy.ts';
-import { chatCompletionBody, chatCompletionText, chatCompletionTexts, classifyOpenAiError } from './openai-llm-gateway.ts';
+import { completeWithPolicy } from './call-policy.ts';
+import { chatCompletionBody, chatCompletionText, classifyOpenAiError, streamChatCompletion } from './openai-llm-gateway.ts';
 import { httpFetch } from './http-fetch.ts';
 
 const AZURE_DEFAULT_API_VERSION = '2024-10-21';
@@ -75,15 +75,7 @@ export class AzureOpenAiLlmGateway implements LlmGateway {
   stream(request: LlmRequest, signal: AbortSignal): Promise<LlmStreamResponse> {
     const refused = this.refusal(request);
     if (refused) return Promise.resolve(refused);
-    return streamWithPolicy(
-      this.timeoutMs,
-      async (callSignal) => {
-        const body = { ...chatCompletionBody(request), stream: true as const };
-        return chatCompletionTexts(await this.client(request).chat.completions.create(body, { signal: callSignal }));
-      },
-      classifyOpenAiError,
-      signal,
-    );
+    return streamChatCompletion(this.timeoutMs, this.client(request), request, signal);
   }
 
   /** An endpoint off the allowed hosts is no usable key; a deployment name that cannot be one is no usable answer. */

@@ -49,15 +49,7 @@ export class OpenAiLlmGateway implements LlmGateway {
 
   /** Streamed through the global fetch: httpFetch buffers whole answers. */
   stream(request: LlmRequest, signal: AbortSignal): Promise<LlmStreamResponse> {
-    return streamWithPolicy(
-      this.timeoutMs,
-      async (callSignal) => {
-        const body = { ...chatCompletionBody(request), stream: true as const };
-        return chatCompletionTexts(await this.client(request).chat.completions.create(body, { signal: callSignal }));
-      },
-      classifyOpenAiError,
-      signal,
-    );
+    return streamChatCompletion(this.timeoutMs, this.client(request), request, signal);
   }
 
   private client(request: LlmRequest, fetch?: typeof httpFetch): OpenAI {
@@ -73,9 +65,17 @@ export class OpenAiLlmGateway implements LlmGateway {
   }
 }
 
-/** The texts of a streamed chat completion (OpenAI and Azure OpenAI). */
-export function chatCompletionTexts(chunks: AsyncIterable<{ choices: { delta?: { content?: string | null } }[] }>) {
-  return textsOf(chunks, (chunk) => chunk.choices[0]?.delta?.content);
+/** A streamed chat completion (OpenAI and Azure OpenAI), with the client made for this request. */
+export function streamChatCompletion(timeoutMs: number, client: OpenAI, request: LlmRequest, signal: AbortSignal): Promise<LlmStreamResponse> {
+  return streamWithPolicy(
+    timeoutMs,
+    async (callSignal) => {
+      const chunks = await client.chat.completions.create({ ...chatCompletionBody(request), stream: true }, { signal: callSignal });
+      return textsOf(chunks, (chunk) => chunk.choices[0]?.delta?.content);
+    },
+    classifyOpenAiError,
+    signal,
+  );
 }
 
 /** The single-turn chat body shared by OpenAI and Azure OpenAI. */
