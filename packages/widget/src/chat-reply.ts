@@ -110,7 +110,8 @@ function appendToken(parent: Node, token: Token, doc: Document): void {
     case 'link': {
       const link = token as Tokens.Link;
       if (!SAFE_LINK.test(link.href.trim())) {
-        appendTokens(parent, link.tokens, doc);
+        // Not a link we make (javascript:, data:, a relative path): its source, as text.
+        parent.appendChild(doc.createTextNode(link.raw));
         return;
       }
       const anchor = element(doc, 'a', parent, link.tokens) as HTMLAnchorElement;
