@@ -317,19 +317,26 @@ export const renderChatWidget = (parts: WidgetParts): MountedWidget => {
 
   let stopper: AbortController | null = null;
 
-  /** Reads a streamed reply into a bubble of its own as it comes; returns what arrived, and whether it all did. */
-  const readStream = async (stream: AsyncIterable<string>, stop: AbortSignal): Promise<{ text: string; whole: boolean }> => {
+  /**
+   * Reads a streamed reply into a bubble of its own as it comes: what arrived, whether it all did
+   * (not stopped, not broken), and whether it broke.
+   */
+  const readStream = async (stream: AsyncIterable<string>, stop: AbortSignal) => {
     const live = el('div', { class: 'bubble assistant' });
     renderLog(null);
     log.append(live);
-    let received = '';
-    for await (const piece of stream) {
-      if (stop.aborted) return { text: received, whole: false };
-      received += piece;
-      live.replaceChildren(renderMarkdown(received));
-      log.scrollTop = log.scrollHeight;
+    let text = '';
+    try {
+      for await (const piece of stream) {
+        if (stop.aborted) break;
+        text += piece;
+        live.replaceChildren(renderMarkdown(text));
+        log.scrollTop = log.scrollHeight;
+      }
+    } catch {
+      return { text, whole: false, broken: !stop.aborted };
     }
-    return { text: received, whole: !stop.aborted };
+    return { text, whole: !stop.aborted, broken: false };
   };
 
   async function send(text: string) {
@@ -359,12 +366,8 @@ export const renderChatWidget = (parts: WidgetParts): MountedWidget => {
     }
     let reply = answer.ok && 'reply' in answer ? answer.reply : '';
     if (answer.ok && 'stream' in answer) {
-      let streamed = { text: '', whole: false };
-      try {
-        streamed = await readStream(answer.stream, stop.signal);
-      } catch {
-        if (!stop.signal.aborted && answer.broken) lastProblem = { ...answer.broken, question };
-      }
+      const streamed = await readStream(answer.stream, stop.signal);
+      if (streamed.broken && answer.broken) lastProblem = { ...answer.broken, question };
       reply = streamed.text.trim() ? streamed.text + (streamed.whole ? '' : ' (stopped)') : '';
       if (!reply) answer = { ok: false, ...(answer.broken ?? { text: 'The bot gave no answer. Please retry.', retry: true }) };
     }
