@@ -317,7 +317,7 @@ describe.runIf(browserAvailable())('the widgets on another origin, in Chromium',
     site.page(
       '/self-hosted-stream.html',
       selfHostedPage(world.app.baseUrl, 'undefined').replace(
-        /sendMessage: async \(\{ system, messages \}\) => \{[\s\S]*?\n    \},/,
+        /sendMessage: async \(\{ system, messages \}\) => \{[\s\S]*?\n {4}\},/,
         `sendMessage: async function* () {
       for (const piece of ['Grace wrote **A-0**. ', 'Then ', 'she wrote ', 'FLOW-MATIC.']) {
         yield piece;
