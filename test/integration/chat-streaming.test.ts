@@ -214,3 +214,25 @@ describe('POST /api/chat/{botId} with Accept: text/event-stream', () => {
     expect(metrics).not.toContain(CANARY_KEY);
   });
 });
+
+describe('a provider silent for more than 15 s mid-answer', () => {
+  it('gets a comment line sent meanwhile, so proxies keep the stream open', async () => {
+    const slowProvider = await startFakeLlmProvider();
+    const patient = await startTestApp({ env: { OPENAI_BASE_URL: slowProvider.baseUrls.openai, LLM_TIMEOUT_MS: '20000' } });
+    try {
+      const { client } = await signedInClient(patient.baseUrl);
+      const botId = (await client.post('/api/bots', validBot({ llmProvider: 'openai' }))).json.bot.id as string;
+      slowProvider.respondWith(fakeReply.stream(['Ada wrote the notes. ', 'Then she rested.'], { chunkDelayMs: 15_500 }));
+      const response = await fetch(`${patient.baseUrl}/api/chat/${botId}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'text/event-stream', 'x-llm-api-key': CANARY_KEY },
+        body: JSON.stringify({ message: 'What did Ada write?' }),
+      });
+      const text = await response.text();
+      expect(text).toMatch(/event: delta[\s\S]*\n\n: [^\n]*\n\n[\s\S]*event: done/);
+    } finally {
+      await patient.close();
+      await slowProvider.close();
+    }
+  }, 40_000);
+});
