@@ -1,6 +1,6 @@
 // The composition root: the only place that wires adapters, use cases and pages together.
 // main.ts runs what this builds; the integration tests build the service through here too.
-import { createMessageCheck, createReplyCleaner } from '@careerbot/guardrails';
+import { createMessageCheck, createReplyCleaner, type ReplyContext } from '@careerbot/guardrails';
 import { SCORER_MODEL } from '@careerbot/guardrails/model';
 import type { Logger } from 'pino';
 import { makeGetBotOverview, makeUpdateBotSettings } from './application/bot-settings.ts';
@@ -37,7 +37,7 @@ import { makeListSessions, makeRevokeOtherSessions, makeRevokeSession } from './
 import { makeGetRetention, makeSetRetention, makeSweepRetention } from './application/conversation-retention.ts';
 import { makeDeleteAccount } from './application/delete-account.ts';
 import { makeExportAccount } from './application/export-account.ts';
-import { makeSendChatMessage } from './application/send-chat-message.ts';
+import { makeSendChatMessage, makeStreamChatMessage } from './application/send-chat-message.ts';
 import { makeSignIn } from './application/sign-in.ts';
 import { makeUpsertBot } from './application/upsert-bot.ts';
 import { makeImportCv } from './application/import-cv.ts';
@@ -171,7 +171,18 @@ export const createService = async (deps: ServiceDeps) => {
 
   // The message filter, with its scorer's model loaded once for the process, and the reply cleaner.
   const { checkVisitorMessage } = createMessageCheck(SCORER_MODEL);
-  const { sanitizeReply } = createReplyCleaner();
+  const replyCleaner = createReplyCleaner();
+  const { sanitizeReply } = replyCleaner;
+  const chatDeps = {
+    admission: new PgChatAdmission(db),
+    gateways,
+    checkMessage: checkVisitorMessage,
+    cleanReply: sanitizeReply,
+    streamCleaner: (context: ReplyContext) => replyCleaner.stream(context),
+    clock,
+    ownerKey: makeOwnerKeyPayer({ ownerKeys, vault, notifications: repos.notifications, clock }),
+    refusals: insights,
+  };
   const accounts = new PgAccountRepository(db);
   const links = new PgAccountTokenRepository(db);
   const sessionDirectory = new PgSessionDirectory(db, SESSION_LIFETIME_MS);
@@ -215,15 +226,8 @@ export const createService = async (deps: ServiceDeps) => {
       markAllNotificationsRead: makeMarkAllNotificationsRead({ notifications: repos.notifications, clock }),
       getAccountSettings: makeGetAccountSettings({ users: repos.users }),
       updateAccountSettings: makeUpdateAccountSettings({ users: repos.users }),
-      sendChatMessage: makeSendChatMessage({
-        admission: new PgChatAdmission(db),
-        gateways,
-        checkMessage: checkVisitorMessage,
-        cleanReply: sanitizeReply,
-        clock,
-        ownerKey: makeOwnerKeyPayer({ ownerKeys, vault, notifications: repos.notifications, clock }),
-        refusals: insights,
-      }),
+      sendChatMessage: makeSendChatMessage(chatDeps),
+      streamChatMessage: makeStreamChatMessage(chatDeps),
       getOwnerKey: makeGetOwnerKey({ ownerKeys, clock }),
       saveOwnerKey: makeSaveOwnerKey({ ownerKeys, clock, users: repos.users, vault, gateways }),
       removeOwnerKey: makeRemoveOwnerKey({ ownerKeys }),

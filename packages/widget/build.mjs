@@ -17,6 +17,8 @@ const BUNDLES = [
   { entry: 'src/managed-embed.ts', out: 'managed-embed.js', format: 'iife' },
   // The chat problems in words, for the platform's own pages.
   { entry: 'src/chat-problems.ts', out: 'chat-problems.js', format: 'esm' },
+  // Streamed replies read and their markdown drawn as DOM nodes (marked's lexer), for the platform's pages.
+  { entry: 'src/chat-reply.ts', out: 'chat-reply.js', format: 'esm' },
 ];
 
 const check = process.argv.includes('--check');

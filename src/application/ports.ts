@@ -281,9 +281,25 @@ export type LlmResponse =
   | { ok: true; text: string }
   | { ok: false; error: LlmErrorType; retryAfterSeconds?: number };
 
+/**
+ * A reply being written: its first text has arrived. `rest` yields the texts that follow and
+ * throws when the provider fails mid-answer or falls silent too long; leaving it early (the
+ * visitor left) aborts the provider call.
+ */
+export interface LlmTextStream {
+  first: string;
+  rest: AsyncIterable<string>;
+}
+
+export type LlmStreamResponse =
+  | { ok: true; stream: LlmTextStream }
+  | { ok: false; error: LlmErrorType; retryAfterSeconds?: number };
+
 /** One adapter per provider; each builds its client per request from the caller's key. */
 export interface LlmGateway {
   complete(request: LlmRequest): Promise<LlmResponse>;
+  /** The same call, streamed; resolves once the first text arrived, or fails as `complete` does. `signal` aborts it. */
+  stream(request: LlmRequest, signal: AbortSignal): Promise<LlmStreamResponse>;
 }
 
 export type EmbeddingErrorType = 'invalid_embedding_key' | 'provider_rate_limit' | 'provider_unavailable';

@@ -1,9 +1,9 @@
 import { DEFAULT_RATE_LIMITS } from '../domain/bot-rules.ts';
-import type { BlockReason, MessageVerdict, ReplyContext } from '@careerbot/guardrails';
+import type { BlockReason, MessageVerdict, ReplyContext, StreamingReplyCleaner } from '@careerbot/guardrails';
 import { err, ok, type Result } from '../domain/result.ts';
 import { buildSystemPrompt } from '@careerbot/prompt';
 import type { LlmProvider } from '../domain/types.ts';
-import type { ChatAdmission, Clock, LlmGateway, RateLimitScope, RefusalCounter } from './ports.ts';
+import type { ChatAdmission, Clock, LlmGateway, LlmRequest, LlmResponse, LlmStreamResponse, RateLimitScope, RefusalCounter } from './ports.ts';
 import type { ChatKey, OwnerKeyPayer } from './owner-llm-key.ts';
 
 const CHAT_MAX_OUTPUT_TOKENS = 800;
@@ -30,76 +30,131 @@ export type ChatError =
 
 export const chatBucket = (botId: string) => `chat:${botId}`;
 
+export interface ChatDeps {
+  admission: ChatAdmission;
+  gateways: Record<LlmProvider, LlmGateway>;
+  clock: Clock;
+  /** The guardrails' check of a visitor's message (createMessageCheck), made once by the composer. */
+  checkMessage: (text: string) => MessageVerdict;
+  /** The guardrails' reply cleaner (createReplyCleaner), made once by the composer. */
+  cleanReply: (reply: string, context: ReplyContext) => string;
+  /** The same cleaner on a reply that arrives in chunks (createReplyCleaner().stream). */
+  streamCleaner?: (context: ReplyContext) => StreamingReplyCleaner;
+  ownerKey?: OwnerKeyPayer;
+  /** Counts each refused message per bot and reason, for the insights page. */
+  refusals?: RefusalCounter;
+}
+
 /**
  * Steps 6-13 of the chat contract, in order; the first failing step decides. The steps
  * before (content type, key header, size, JSON, validation) belong to the HTTP edge.
  */
 export const makeSendChatMessage =
-  (d: {
-    admission: ChatAdmission;
-    gateways: Record<LlmProvider, LlmGateway>;
-    clock: Clock;
-    /** The guardrails' check of a visitor's message (createMessageCheck), made once by the composer. */
-    checkMessage: (text: string) => MessageVerdict;
-    /** The guardrails' reply cleaner (createReplyCleaner), made once by the composer. */
-    cleanReply: (reply: string, context: ReplyContext) => string;
-    ownerKey?: OwnerKeyPayer;
-    /** Counts each refused message per bot and reason, for the insights page. */
-    refusals?: RefusalCounter;
-  }) =>
+  (d: ChatDeps) =>
   async (input: ChatInput): Promise<Result<{ reply: string }, ChatError>> => {
-    // 6-8 in one round trip: an unknown, inactive or ownerless bot look the same and
-    // consume nothing; a known one spends one request of its rate limit.
-    const admission = await d.admission.admit(input.botId, chatBucket(input.botId), DEFAULT_RATE_LIMITS, d.clock.now());
-    if (!admission.target) return err({ type: 'bot_not_found' });
-    const { target, decision } = admission;
-    if (!decision.allowed) return err({ type: 'rate_limit', scope: decision.scope, resetAt: decision.resetAt });
-
-    // 9
-    const verdict = d.checkMessage(input.message);
-    if (verdict.blocked) {
-      await d.refusals?.count(target.bot.id, verdict.reason, d.clock.now());
-      return err({ type: 'blocked', reason: verdict.reason });
-    }
-
-    // 10: who pays: the visitor's key wins; else the owner's, if switched on; else missing_llm_key.
-    // The owner's provider and model decide; the caller cannot choose them.
-    const paid: Result<ChatKey, ChatError> = input.apiKey
-      ? ok({ apiKey: input.apiKey, azureEndpoint: input.azureEndpoint?.trim(), payer: 'visitor' })
-      : d.ownerKey
-        ? await d.ownerKey.pay(target, d.clock.now())
-        : err({ type: 'missing_llm_key' });
-    if (!paid.ok) return paid;
-    const key = paid.value;
-    if (target.provider === 'azure' && !key.azureEndpoint) return err({ type: 'missing_llm_key' });
-    const system = buildSystemPrompt(target.bot);
-
-    // 11
-    const answer = await d.gateways[target.provider].complete({
-      model: target.model,
-      apiKey: key.apiKey,
-      system,
-      message: input.message,
-      maxTokens: CHAT_MAX_OUTPUT_TOKENS,
-      temperature: CHAT_TEMPERATURE,
-      azureEndpoint: key.azureEndpoint,
-      azureApiVersion: input.azureApiVersion?.trim() || undefined,
-      payer: key.payer,
-    });
-    if (!answer.ok && answer.error === 'invalid_llm_key' && key.payer === 'owner') {
-      await d.ownerKey?.refused(target);
-      return err({ type: 'missing_llm_key' });
-    }
-    if (!answer.ok) {
-      return err(
-        answer.error === 'provider_rate_limit'
-          ? { type: 'provider_rate_limit', retryAfterSeconds: answer.retryAfterSeconds }
-          : { type: answer.error },
-      );
-    }
-
+    const call = await providerCall(d, input, (gateway, request) => gateway.complete(request));
+    if (!call.ok) return call;
+    const { answer, context } = call.value;
     // 12-13
-    return ok({
-      reply: d.cleanReply(answer.text, { systemPrompt: system, contextText: target.bot.contextText, callerKey: key.apiKey }),
-    });
+    return ok({ reply: d.cleanReply(answer.text, context) });
   };
+
+export type ChatStreamEvent =
+  | { type: 'delta'; text: string }
+  | { type: 'done'; reply: string }
+  | { type: 'error'; error: 'provider_unavailable' };
+
+/**
+ * The same steps, the reply streamed: every failure before the provider's first text is the
+ * JSON path's; after it, the events carry the cleaned reply, or an error when the provider fails
+ * mid-answer. `signal` (the visitor left) aborts the provider call; so does leaving `events` early.
+ */
+export const makeStreamChatMessage =
+  (d: ChatDeps & { streamCleaner: (context: ReplyContext) => StreamingReplyCleaner }) =>
+  async (input: ChatInput, signal: AbortSignal): Promise<Result<{ events: AsyncIterable<ChatStreamEvent> }, ChatError>> => {
+    const call = await providerCall(d, input, (gateway, request) => gateway.stream(request, signal));
+    if (!call.ok) return call;
+    const { answer, context } = call.value;
+    return ok({ events: cleanedEvents(answer.stream.first, answer.stream.rest, d.streamCleaner(context)) });
+  };
+
+async function* cleanedEvents(
+  first: string,
+  rest: AsyncIterable<string>,
+  cleaner: StreamingReplyCleaner,
+): AsyncGenerator<ChatStreamEvent> {
+  const delta = (text: string): ChatStreamEvent[] => (text === '' ? [] : [{ type: 'delta', text }]);
+  yield* delta(cleaner.push(first));
+  try {
+    for await (const text of rest) yield* delta(cleaner.push(text));
+  } catch {
+    yield { type: 'error', error: 'provider_unavailable' };
+    return;
+  }
+  const end = cleaner.end();
+  yield* delta(end.delta);
+  yield { type: 'done', reply: end.reply };
+}
+
+type Answered<R> = Extract<R, { ok: true }>;
+
+/** Steps 6-11: admission, the message filter, who pays, and the provider call made by `call`. */
+async function providerCall<R extends LlmResponse | LlmStreamResponse>(
+  d: ChatDeps,
+  input: ChatInput,
+  call: (gateway: LlmGateway, request: LlmRequest) => Promise<R>,
+): Promise<Result<{ answer: Answered<R>; context: ReplyContext }, ChatError>> {
+  // 6-8 in one round trip: an unknown, inactive or ownerless bot look the same and
+  // consume nothing; a known one spends one request of its rate limit.
+  const admission = await d.admission.admit(input.botId, chatBucket(input.botId), DEFAULT_RATE_LIMITS, d.clock.now());
+  if (!admission.target) return err({ type: 'bot_not_found' });
+  const { target, decision } = admission;
+  if (!decision.allowed) return err({ type: 'rate_limit', scope: decision.scope, resetAt: decision.resetAt });
+
+  // 9
+  const verdict = d.checkMessage(input.message);
+  if (verdict.blocked) {
+    await d.refusals?.count(target.bot.id, verdict.reason, d.clock.now());
+    return err({ type: 'blocked', reason: verdict.reason });
+  }
+
+  // 10: who pays: the visitor's key wins; else the owner's, if switched on; else missing_llm_key.
+  // The owner's provider and model decide; the caller cannot choose them.
+  const paid: Result<ChatKey, ChatError> = input.apiKey
+    ? ok({ apiKey: input.apiKey, azureEndpoint: input.azureEndpoint?.trim(), payer: 'visitor' })
+    : d.ownerKey
+      ? await d.ownerKey.pay(target, d.clock.now())
+      : err({ type: 'missing_llm_key' });
+  if (!paid.ok) return paid;
+  const key = paid.value;
+  if (target.provider === 'azure' && !key.azureEndpoint) return err({ type: 'missing_llm_key' });
+  const system = buildSystemPrompt(target.bot);
+
+  // 11
+  const answer = await call(d.gateways[target.provider], {
+    model: target.model,
+    apiKey: key.apiKey,
+    system,
+    message: input.message,
+    maxTokens: CHAT_MAX_OUTPUT_TOKENS,
+    temperature: CHAT_TEMPERATURE,
+    azureEndpoint: key.azureEndpoint,
+    azureApiVersion: input.azureApiVersion?.trim() || undefined,
+    payer: key.payer,
+  });
+  if (!answer.ok && answer.error === 'invalid_llm_key' && key.payer === 'owner') {
+    await d.ownerKey?.refused(target);
+    return err({ type: 'missing_llm_key' });
+  }
+  if (!answer.ok) {
+    return err(
+      answer.error === 'provider_rate_limit'
+        ? { type: 'provider_rate_limit', retryAfterSeconds: answer.retryAfterSeconds }
+        : { type: answer.error },
+    );
+  }
+  return ok({
+    answer: answer as Answered<R>,
+    context: { systemPrompt: system, contextText: target.bot.contextText, callerKey: key.apiKey },
+  });
+}

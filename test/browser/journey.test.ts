@@ -63,7 +63,7 @@ describe.runIf(browserAvailable())('a new owner’s whole journey, in Chromium',
     const waiting = page.locator('[role=status].waiting');
     await waiting.waitFor();
     expect(loadingMessages).toContain(await waiting.textContent());
-    await page.getByText('Ada designed the first algorithm for a machine.').waitFor();
+    await page.getByRole('log', { name: 'Conversation' }).getByText('Ada designed the first algorithm for a machine.').waitFor();
     const chatCall = world.provider.requests.find((request) => request.provider === 'openai');
     expect(chatCall?.headers.authorization).toBe(`Bearer ${KEY_CANARY}`);
 

@@ -281,6 +281,63 @@ describe.runIf(browserAvailable())('the widgets on another origin, in Chromium',
     await tab.context.close();
   });
 
+  it('managed: the first words show before the provider has finished, markdown renders as a list and a link, Stop ends the reply', async () => {
+    site.page('/managed-stream.html', managedPage(world.app.baseUrl, botId));
+    const tab = await visit('/managed-stream.html');
+    const { page } = tab;
+    const w = widget(page);
+    await w.launcher.click();
+    await w.key.fill(KEY_CANARY);
+    const slow = Array.from({ length: 16 }, (_, i) => `Ada wrote line ${['one', 'two', 'three', 'four'][i % 4]} today. `);
+    world.provider.respondWith(fakeReply.stream(slow, { chunkDelayMs: 150 }));
+    const started = Date.now();
+    await w.message.fill('What did Ada write?');
+    await w.message.press('Enter');
+    await w.log.getByText('Ada wrote line one', { exact: false }).first().waitFor();
+    expect(Date.now() - started).toBeLessThan(16 * 150 * 0.6);
+    await page.getByRole('dialog').getByRole('button', { name: 'Stop' }).click();
+    await w.log.getByText('(stopped)', { exact: false }).waitFor();
+    await expect.poll(() => world.provider.streamsClosedByClient, { timeout: 3000 }).toBe(1);
+
+    world.provider.respondWith(fakeReply.stream(['She knows:\n', '- Go\n- SQL\n\n', 'See [her site](https://ada.example/) now.']));
+    await w.message.fill('What does she know?');
+    await w.message.press('Enter');
+    const link = w.log.getByRole('link', { name: 'her site' });
+    await link.waitFor();
+    expect(await link.getAttribute('rel')).toBe('noopener noreferrer');
+    expect(await link.getAttribute('target')).toBe('_blank');
+    expect(await w.log.locator('ul > li').allTextContents()).toEqual(['Go', 'SQL']);
+    expect(await page.getByRole('dialog').locator('[role=status][aria-live=polite]').textContent()).toBe('She knows:\n- Go\n- SQL\n\nSee [her site](https://ada.example/) now.');
+    await shoot(page, 'widget-managed-markdown');
+    expectNoProblems(tab);
+    await tab.context.close();
+  });
+
+  it('self-hosted: a sendMessage that returns an async iterable shows its words as they come', async () => {
+    site.page(
+      '/self-hosted-stream.html',
+      selfHostedPage(world.app.baseUrl, 'undefined').replace(
+        /sendMessage: async \(\{ system, messages \}\) => \{[\s\S]*?\n {4}\},/,
+        `sendMessage: async function* () {
+      for (const piece of ['Grace wrote **A-0**. ', 'Then ', 'she wrote ', 'FLOW-MATIC.']) {
+        yield piece;
+        await new Promise((resolve) => setTimeout(resolve, 400));
+      }
+    },`,
+      ),
+    );
+    const tab = await visit('/self-hosted-stream.html');
+    const { page } = tab;
+    const w = widget(page);
+    await w.launcher.click();
+    await page.getByRole('button', { name: 'What did Grace build?' }).click();
+    await w.log.locator('strong').filter({ hasText: 'A-0' }).waitFor();
+    expect(await w.log.textContent()).not.toContain('FLOW-MATIC');
+    await w.log.getByText('FLOW-MATIC', { exact: false }).waitFor();
+    expectNoProblems(tab);
+    await tab.context.close();
+  });
+
   it('the managed embed is under 25 KB gzipped', async () => {
     const built = await readFile(new URL('../../dist/public/widget.js', import.meta.url));
     expect(gzipSync(built).length).toBeLessThan(25_000);

@@ -1,4 +1,4 @@
-import type { LlmGateway, LlmRequest, LlmResponse } from '../../src/application/ports.ts';
+import type { LlmGateway, LlmRequest, LlmResponse, LlmStreamResponse } from '../../src/application/ports.ts';
 
 /** Answers with whatever it is told to; keeps the requests it received. */
 export class FakeLlmGateway implements LlmGateway {
@@ -8,5 +8,13 @@ export class FakeLlmGateway implements LlmGateway {
   async complete(request: LlmRequest): Promise<LlmResponse> {
     this.requests.push(request);
     return this.answer;
+  }
+
+  /** The answer's text in words, one chunk each. */
+  async stream(request: LlmRequest): Promise<LlmStreamResponse> {
+    this.requests.push(request);
+    if (!this.answer.ok) return this.answer;
+    const [first = '', ...rest] = this.answer.text.split(/(?<= )/);
+    return { ok: true, stream: { first, rest: (async function* () { yield* rest; })() } };
   }
 }

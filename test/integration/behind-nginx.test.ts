@@ -1,3 +1,4 @@
+import { request as httpsRequest } from 'node:https';
 import { connect } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeLlmProvider, fakeReply, HttpClient, startFakeLlmProvider, uniqueName, validBot } from '@careerbot/testkit';
@@ -176,6 +177,35 @@ describe.runIf(nginxAvailable())('behind nginx with the shipped configuration', 
     expect(lines).toHaveLength(1201);
     expect(lines[1]).toContain('lead1@example.com');
     expect(lines[1200]).toContain('lead1200@example.com');
+  });
+
+  it('passes a streamed chat reply on event by event, not in one block at the end', async () => {
+    const owner = new HttpsClient(proxy.httpsUrl);
+    await signIn(owner);
+    const botId = (await owner.call('POST', '/api/bots', validBot())).json.bot.id;
+    const sentences = ['Ada wrote the notes. ', 'She saw the engine loop. ', 'She named the bits. ', 'She wrote the first program. ', 'It was for Bernoulli numbers. '];
+    provider.respondWith(fakeReply.stream(sentences, { chunkDelayMs: 250 }));
+    const arrivals: { atMs: number; text: string }[] = [];
+    const started = performance.now();
+    await new Promise<void>((resolve, reject) => {
+      const req = httpsRequest(
+        `${proxy.httpsUrl}/api/chat/${botId}`,
+        { method: 'POST', rejectUnauthorized: false, headers: { 'content-type': 'application/json', accept: 'text/event-stream', 'x-llm-api-key': 'sk-proxy-key-0123456789' } },
+        (res) => {
+          expect(res.statusCode).toBe(200);
+          res.on('data', (bytes: Buffer) => arrivals.push({ atMs: performance.now() - started, text: bytes.toString() }));
+          res.on('end', resolve);
+          res.on('error', reject);
+        },
+      );
+      req.on('error', reject);
+      req.end('{"message":"What did Ada write?"}');
+    });
+    const deltas = arrivals.filter((arrival) => arrival.text.includes('event: delta'));
+    expect(deltas.length).toBeGreaterThanOrEqual(3);
+    // The first words came through about a second before the end: nginx did not gather them.
+    expect(arrivals.at(-1)!.atMs - deltas[0]!.atMs).toBeGreaterThan(700);
+    expect(arrivals.map((arrival) => arrival.text).join('')).toContain('event: done');
   });
 
   it('a client that disconnects mid-request leaves nothing broken', async () => {

@@ -7,4 +7,4 @@
 export { BLOCK_REASONS, type BlockReason, type MessageVerdict } from './block-reasons.ts';
 export type { ScorerModel } from './learned-scorer.ts';
 export { createMessageCheck, type MessageCheck } from './message-check.ts';
-export { createReplyCleaner, FALLBACK_REPLY, REMOVED, type ReplyCleaner, type ReplyContext } from './output-filter.ts';
+export { createReplyCleaner, FALLBACK_REPLY, REMOVED, type ReplyCleaner, type ReplyContext, type StreamingReplyCleaner } from './output-filter.ts';

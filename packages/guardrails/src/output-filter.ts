@@ -25,6 +25,19 @@ export interface ReplyCleaner {
    * Every step is a single pass or a bounded pattern, so the cost is linear in the reply's length.
    */
   sanitizeReply(reply: string, context: ReplyContext): string;
+  /**
+   * The same cleaning on a reply that arrives in chunks. `push` returns the text that can be sent
+   * now; `end` returns the rest and the whole cleaned reply, which equals `sanitizeReply` of the
+   * joined chunks, and begins with everything `push` returned: nothing sent is ever taken back.
+   */
+  stream(context: ReplyContext): StreamingReplyCleaner;
+}
+
+export interface StreamingReplyCleaner {
+  push(chunk: string): string;
+  end(): { delta: string; reply: string };
+  /** Characters received but not yet sent. */
+  readonly heldBack: number;
 }
 
 /**
@@ -44,19 +57,102 @@ export function createReplyCleaner(): ReplyCleaner {
     }
     return found;
   };
+  const clean = (reply: string, context: ReplyContext): string => {
+    let text = removeCallerKey(reply, context.callerKey);
+    text = removeKeyShapedStrings(text);
+    text = removeInternalErrors(text);
+    text = removePromptEchoes(text, instructionShingles(instructionsPart(context.systemPrompt, context.contextText)));
+    text = removeCardNumbers(text);
+    text = removeUnlistedEmails(text, context.contextText);
+    return removeUnlistedPhoneNumbers(text, context.contextText);
+  };
+  const sanitizeReply = (reply: string, context: ReplyContext): string => {
+    const text = clean(reply, context);
+    const tidied = tidy(text);
+    return isMeaningful(tidied, text !== reply) ? tidied : FALLBACK_REPLY;
+  };
   return {
-    sanitizeReply(reply, context) {
-      let text = removeCallerKey(reply, context.callerKey);
-      text = removeKeyShapedStrings(text);
-      text = removeInternalErrors(text);
-      text = removePromptEchoes(text, instructionShingles(instructionsPart(context.systemPrompt, context.contextText)));
-      text = removeCardNumbers(text);
-      text = removeUnlistedEmails(text, context.contextText);
-      text = removeUnlistedPhoneNumbers(text, context.contextText);
-      const tidied = tidy(text);
-      return isMeaningful(tidied, text !== reply) ? tidied : FALLBACK_REPLY;
+    sanitizeReply,
+    stream(context) {
+      let raw = '';
+      let sent = '';
+      let lastCut = 0;
+      return {
+        push(chunk) {
+          raw += chunk;
+          const cut = lastSafeCut(raw, lastCut, context.callerKey);
+          if (cut <= lastCut) return '';
+          lastCut = cut;
+          const settled = withoutTrailingMarker(tidy(clean(raw.slice(0, cut), context)));
+          if (countWords(settled) < MIN_WORDS_AFTER_REMOVAL || !settled.startsWith(sent)) return '';
+          const delta = settled.slice(sent.length);
+          sent = settled;
+          return delta;
+        },
+        end() {
+          const reply = sanitizeReply(raw, context);
+          // lastSafeCut is built so that this always holds (the property test in output-filter-stream.test.ts).
+          const delta = reply.startsWith(sent) ? reply.slice(sent.length) : '';
+          sent = reply;
+          return { delta, reply };
+        },
+        get heldBack() {
+          return Math.max(0, raw.length - lastCut);
+        },
+      };
     },
   };
+}
+
+// ------------------------------------------------------------------ streaming: where a prefix is settled
+
+/**
+ * The last place in `raw` up to which no later text can change what the cleaner does: after a line
+ * break, or after the end of a sentence ([.!?] and a space) on a line that cannot become a stack-trace
+ * line. A place is not settled when what precedes it could still be part of something removed: the
+ * start of the caller's key, a 32-hex string whose neighbouring words are not all known yet, "Bearer"
+ * waiting for its token, or digits a phone number could continue.
+ */
+function lastSafeCut(raw: string, from: number, callerKey: string): number {
+  for (let end = raw.length; end > from; end -= 1) {
+    const code = raw.charCodeAt(end - 1);
+    if (code !== 10 && code !== 32 && code !== 9) continue;
+    if (isCut(raw, end) && isSettled(raw.slice(0, end), callerKey)) return end;
+  }
+  return from;
+}
+
+const SENTENCE_CUT = /[.!?]+[ \t]+$/;
+const PHONE_CONTINUES = /[\d()\-. \t][.!?]+[ \t]+$/;
+const STACK_LINE_START = /^\s*(?:at\s|File\s|[\w$.]*(?:Error|Exception)(?:[^\w$.]|$))|^\s*[\w$.]*$/;
+
+function isCut(raw: string, end: number): boolean {
+  if (raw.charCodeAt(end - 1) === 10) return true;
+  // A sentence cut: at the end of a run of spaces (later spaces are tidied away), on a line that cannot turn into a stack trace.
+  const after = raw.charCodeAt(end);
+  if (after === 32 || after === 9) return false;
+  const head = raw.slice(0, end);
+  const line = head.slice(head.lastIndexOf('\n') + 1);
+  return SENTENCE_CUT.test(line) && !PHONE_CONTINUES.test(line) && !STACK_LINE_START.test(line);
+}
+
+/** A 32-hex string is judged by the words within KEY_WORD_REACH of it (with room for markers shifting them). */
+const HEX_REACH = 32 + 3 * 40; // KEY_WORD_REACH is 40 (declared below)
+
+function isSettled(head: string, callerKey: string): boolean {
+  if (/[Bb]earer\s*$/.test(head)) return false;
+  if (/[0-9a-fA-F]{32}/.test(head.slice(-HEX_REACH))) return false;
+  const key = callerKey.trim();
+  if (key.length >= MIN_CALLER_KEY_LENGTH) {
+    for (let length = 1; length < key.length; length += 1) if (head.endsWith(key.slice(0, length))) return false;
+  }
+  return true;
+}
+
+function withoutTrailingMarker(text: string): string {
+  let result = text;
+  while (result.endsWith(REMOVED)) result = result.slice(0, -REMOVED.length).trimEnd();
+  return result;
 }
 
 // ------------------------------------------------------------------ keys
@@ -98,22 +194,38 @@ function removeKeyShapedStrings(text: string): string {
 
 // ------------------------------------------------------------------ stack traces and internal errors
 
+/** Lines that are part of a stack trace, told by how they begin. */
 const INTERNAL_ERROR_LINES: readonly RegExp[] = [
   /^\s*at\s.*:\d+/,
   /^\s*at\s+\S+\s+\(.*\)\s*$/,
   /^\s*(?:[A-Za-z_$][\w$.]*)?(?:Error|Exception)(?::|\s*$)/,
-  /Traceback \(most recent call last\)/,
   /^\s*File ".*", line \d+/,
+];
+
+/** Sentences that quote an internal error, wherever they stand in a line. */
+const INTERNAL_ERROR_SENTENCES: readonly RegExp[] = [
+  /Traceback \(most recent call last\)/,
   /\b(?:ECONNREFUSED|ECONNRESET|ETIMEDOUT|ENOTFOUND|EADDRINUSE|EHOSTUNREACH|EPIPE)\b/,
   /\bnode:internal\b/,
 ];
 
-/** Lines of stack traces and internal error messages; a run of them becomes one marker. */
+/** Sentences end at [.!?] followed by spaces: the same places where the streaming cleaner may cut. */
+const SENTENCE_SPLIT = /(?<=[.!?])([ \t]+)/;
+
+/**
+ * Stack-trace lines, and sentences quoting internal errors (removed by sentence, not by line, so a
+ * reply that streams need not wait for the end of a line); a run of removed lines becomes one marker.
+ */
 function removeInternalErrors(text: string): string {
   const kept: string[] = [];
   for (const line of text.split('\n')) {
-    if (!INTERNAL_ERROR_LINES.some((pattern) => pattern.test(line))) kept.push(line);
-    else if (kept[kept.length - 1] !== REMOVED) kept.push(REMOVED);
+    const cleaned = INTERNAL_ERROR_LINES.some((pattern) => pattern.test(line))
+      ? REMOVED
+      : line
+          .split(SENTENCE_SPLIT)
+          .map((part, i) => (i % 2 === 0 && INTERNAL_ERROR_SENTENCES.some((p) => p.test(part)) ? REMOVED : part))
+          .join('');
+    if (cleaned !== REMOVED || kept[kept.length - 1] !== REMOVED) kept.push(cleaned);
   }
   return kept.join('\n');
 }
@@ -285,7 +397,10 @@ const WORD = /[\p{L}\p{N}]{2,}/gu;
 /** Once something was removed, a reply needs this many words besides the markers to be worth sending. */
 const MIN_WORDS_AFTER_REMOVAL = 3;
 
+function countWords(text: string): number {
+  return text.split(REMOVED).join(' ').match(WORD)?.length ?? 0;
+}
+
 function isMeaningful(text: string, somethingRemoved: boolean): boolean {
-  const remaining = text.split(REMOVED).join(' ').match(WORD)?.length ?? 0;
-  return remaining >= (somethingRemoved ? MIN_WORDS_AFTER_REMOVAL : 1);
+  return countWords(text) >= (somethingRemoved ? MIN_WORDS_AFTER_REMOVAL : 1);
 }

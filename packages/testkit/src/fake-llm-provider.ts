@@ -7,7 +7,11 @@ import type { AddressInfo, Socket } from 'node:net';
  * - OpenAI:    POST /v1/chat/completions (or /chat/completions), POST /v1/embeddings
  * - Azure:     POST /openai/deployments/{deployment}/chat/completions?api-version=...
  * - Anthropic: POST /v1/messages (400 to temperature/top_p/top_k, as API version 2026-10-21 does)
- * - Google:    POST /v1beta/models/{model}:generateContent
+ * - Google:    POST /v1beta/models/{model}:generateContent (and :streamGenerateContent?alt=sse)
+ *
+ * A request that asks for a stream (`"stream": true`, or Google's streamGenerateContent) gets a
+ * success as server-sent events in that provider's format, a word per event, `chunkDelayMs` apart
+ * when `fakeReply.stream` says so; `breakAfter` resets the connection after that many events.
  *
  * Every request takes the next reply of the sequence given to `respondWith`; the last one
  * repeats. With no sequence it answers at once with a success (`defaultReply`).
@@ -31,6 +35,7 @@ export interface RecordedRequest {
 
 export type FakeReply =
   | { type: 'success'; text: string; delayMs?: number }
+  | { type: 'stream'; chunks: string[]; chunkDelayMs: number; breakAfter?: number; delayMs?: number }
   | { type: 'status'; status: number; retryAfter?: string; delayMs?: number }
   | { type: 'invalid_json'; delayMs?: number }
   | { type: 'wrong_shape'; delayMs?: number }
@@ -52,6 +57,13 @@ export const fakeReply = {
   wrongShape: (): FakeReply => ({ type: 'wrong_shape' }),
   /** Reads the request, then resets the TCP connection without answering. */
   connectionReset: (): FakeReply => ({ type: 'connection_reset' }),
+  /** Streamed (to a streaming request) as these chunks, `chunkDelayMs` apart; `breakAfter` chunks, then a reset connection. */
+  stream: (chunks: string[], options: { chunkDelayMs?: number; breakAfter?: number } = {}): FakeReply => ({
+    type: 'stream',
+    chunks,
+    chunkDelayMs: options.chunkDelayMs ?? 0,
+    ...(options.breakAfter === undefined ? {} : { breakAfter: options.breakAfter }),
+  }),
   /** `reply`, sent after `delayMs`. */
   delayed: (delayMs: number, reply: FakeReply = fakeReply.success()): FakeReply => ({ ...reply, delayMs }),
 };
@@ -63,6 +75,8 @@ export interface FakeLlmProvider {
   readonly baseUrls: { openai: string; anthropic: string; google: string; azureEndpoint: string };
   /** Every request received, oldest first (empty when recording is off). */
   readonly requests: readonly RecordedRequest[];
+  /** Streams whose client closed the connection before the last event. */
+  readonly streamsClosedByClient: number;
   respondWith(...replies: FakeReply[]): void;
   /** Forgets recorded requests and the reply sequence. */
   reset(): void;
@@ -83,6 +97,7 @@ export async function startFakeLlmProvider(options: FakeLlmProviderOptions = {})
   let sequence: FakeReply[] = [];
   const sockets = new Set<Socket>();
   const timers = new Set<NodeJS.Timeout>();
+  let streamsClosedByClient = 0;
 
   const nextReply = (): FakeReply => {
     if (sequence.length > 1) return sequence.shift() as FakeReply;
@@ -95,13 +110,21 @@ export async function startFakeLlmProvider(options: FakeLlmProviderOptions = {})
         const request = describeRequest(req, rawBody);
         if (recordRequests) requests.push(request);
         const reply = refusal(request) ?? nextReply();
+        const answer = () => {
+          if (!isStreaming(request) || (reply.type !== 'success' && reply.type !== 'stream')) {
+            send(req, res, request, reply.type === 'stream' ? fakeReply.success(reply.chunks.join('')) : reply);
+            return;
+          }
+          const chunks = reply.type === 'stream' ? reply : { chunks: reply.text.split(/(?<= )/), chunkDelayMs: 0 };
+          sendStream(req, res, request, chunks, timers, () => (streamsClosedByClient += 1));
+        };
         if (!reply.delayMs) {
-          send(req, res, request, reply);
+          answer();
           return;
         }
         const timer = setTimeout(() => {
           timers.delete(timer);
-          send(req, res, request, reply);
+          answer();
         }, reply.delayMs);
         timers.add(timer);
         res.on('close', () => {
@@ -125,12 +148,16 @@ export async function startFakeLlmProvider(options: FakeLlmProviderOptions = {})
     url,
     baseUrls: { openai: `${url}/v1`, anthropic: url, google: url, azureEndpoint: url },
     requests,
+    get streamsClosedByClient() {
+      return streamsClosedByClient;
+    },
     respondWith(...replies) {
       sequence = [...replies];
     },
     reset() {
       requests.length = 0;
       sequence = [];
+      streamsClosedByClient = 0;
     },
     async close() {
       for (const timer of timers) clearTimeout(timer);
@@ -159,7 +186,7 @@ function readBody(req: IncomingMessage): Promise<string> {
 
 const AZURE_CHAT_PATH = /^\/openai\/deployments\/([^/]+)\/chat\/completions$/;
 const AZURE_EMBEDDINGS_PATH = /^\/openai\/deployments\/([^/]+)\/embeddings$/;
-const GOOGLE_PATH = /^\/v1(?:beta)?\/models\/([^/:]+):generateContent$/;
+const GOOGLE_PATH = /^\/v1(?:beta)?\/models\/([^/:]+):(?:generateContent|streamGenerateContent)$/;
 
 function describeRequest(req: IncomingMessage, rawBody: string): RecordedRequest {
   const url = req.url ?? '/';
@@ -399,4 +426,91 @@ function fnv1a(word: string): number {
     hash = Math.imul(hash, 0x01000193);
   }
   return hash >>> 0;
+}
+
+function isStreaming(request: RecordedRequest): boolean {
+  if (request.provider === 'google') return request.path.endsWith(':streamGenerateContent');
+  const body = request.body;
+  return typeof body === 'object' && body !== null && (body as { stream?: unknown }).stream === true;
+}
+
+/** The events of a streamed success in the provider's wire format, one per chunk, then the closing ones. */
+function streamEvents(request: RecordedRequest, chunks: string[]): { opening: string[]; perChunk: string[]; closing: string[] } {
+  const model = request.model ?? 'fake-model';
+  const data = (value: unknown) => `data: ${JSON.stringify(value)}\n\n`;
+  const named = (event: string, value: unknown) => `event: ${event}\n${data(value)}`;
+  switch (request.provider) {
+    case 'anthropic':
+      return {
+        opening: [
+          named('message_start', {
+            type: 'message_start',
+            message: { id: 'msg_fake', type: 'message', role: 'assistant', model, content: [], stop_reason: null, stop_sequence: null, usage: { input_tokens: 10, output_tokens: 1 } },
+          }),
+          named('content_block_start', { type: 'content_block_start', index: 0, content_block: { type: 'text', text: '' } }),
+        ],
+        perChunk: chunks.map((text) => named('content_block_delta', { type: 'content_block_delta', index: 0, delta: { type: 'text_delta', text } })),
+        closing: [
+          named('content_block_stop', { type: 'content_block_stop', index: 0 }),
+          named('message_delta', { type: 'message_delta', delta: { stop_reason: 'end_turn', stop_sequence: null }, usage: { output_tokens: 10 } }),
+          named('message_stop', { type: 'message_stop' }),
+        ],
+      };
+    case 'google':
+      return {
+        opening: [],
+        perChunk: chunks.map((text) => data({ candidates: [{ content: { role: 'model', parts: [{ text }] }, index: 0 }], modelVersion: model })),
+        closing: [data({ candidates: [{ content: { role: 'model', parts: [{ text: '' }] }, finishReason: 'STOP', index: 0 }], modelVersion: model })],
+      };
+    default: {
+      const chunk = (delta: unknown, finish: string | null) =>
+        data({ id: 'chatcmpl-fake', object: 'chat.completion.chunk', created: Math.floor(Date.now() / 1000), model, choices: [{ index: 0, delta, logprobs: null, finish_reason: finish }] });
+      return {
+        opening: [chunk({ role: 'assistant', content: '' }, null)],
+        perChunk: chunks.map((text) => chunk({ content: text }, null)),
+        closing: [chunk({}, 'stop'), 'data: [DONE]\n\n'],
+      };
+    }
+  }
+}
+
+function sendStream(
+  req: IncomingMessage,
+  res: ServerResponse,
+  request: RecordedRequest,
+  reply: { chunks: string[]; chunkDelayMs: number; breakAfter?: number },
+  timers: Set<NodeJS.Timeout>,
+  closedByClient: () => void,
+): void {
+  const { opening, perChunk, closing } = streamEvents(request, reply.chunks);
+  res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
+  for (const event of opening) res.write(event);
+  let sent = 0;
+  let finished = false;
+  res.on('close', () => {
+    if (!finished) closedByClient();
+  });
+  const next = () => {
+    if (res.destroyed) return;
+    if (reply.breakAfter !== undefined && sent >= reply.breakAfter) {
+      finished = true;
+      req.socket.resetAndDestroy();
+      return;
+    }
+    if (sent < perChunk.length) {
+      res.write(perChunk[sent]);
+      sent += 1;
+      if (reply.chunkDelayMs === 0) return next();
+      const timer = setTimeout(() => {
+        timers.delete(timer);
+        next();
+      }, reply.chunkDelayMs);
+      timers.add(timer);
+      return;
+    }
+    finished = true;
+    for (const event of closing) res.write(event);
+    res.end();
+  };
+  next();
 }

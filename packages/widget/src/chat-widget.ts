@@ -5,6 +5,7 @@
  * host page says can become markup.
  */
 import { WIDGET_CSS } from './widget-css.ts';
+import { renderMarkdown } from './chat-reply.ts';
 
 export interface Turn {
   role: 'user' | 'assistant';
@@ -20,7 +21,11 @@ export interface Problem {
   askKey?: boolean;
 }
 
-export type Answer = { ok: true; reply: string } | ({ ok: false } & Problem);
+/**
+ * A reply whole, or as it is written (`stream` yields the pieces; they joined are the reply, and
+ * a stream that throws midway ends it with `broken`'s problem). Stop leaves the stream early.
+ */
+export type Answer = { ok: true; reply: string } | { ok: true; stream: AsyncIterable<string>; broken?: Problem } | ({ ok: false } & Problem);
 
 export interface Look {
   name: string;
@@ -53,7 +58,7 @@ export interface WidgetParts {
   /** Where the widget's element goes (its launcher and dialog are fixed to the screen). */
   container?: HTMLElement;
   keyRequest?: KeyRequest;
-  answer: (question: string, turns: readonly Turn[], credentials: Credentials) => Promise<Answer>;
+  answer: (question: string, turns: readonly Turn[], credentials: Credentials, signal: AbortSignal) => Promise<Answer>;
   /** After each completed turn (question and reply), with the whole transcript. */
   afterTurn?: (turns: readonly Turn[]) => void;
   /** Offer a short e-mail form once the bot has answered `afterReplies` times. */
@@ -209,7 +214,9 @@ export const renderChatWidget = (parts: WidgetParts): MountedWidget => {
     endpointInput.addEventListener('input', () => request.endpoint && storage.set(request.endpoint.storageKey, endpointInput.value.trim()));
   }
 
-  const log = el('div', { class: 'log', role: 'log', 'aria-live': 'polite', 'aria-label': 'Conversation', tabindex: '0' });
+  // Not live: every word would be read out. The finished reply is announced once, by `announcer`.
+  const log = el('div', { class: 'log', role: 'log', 'aria-live': 'off', 'aria-label': 'Conversation', tabindex: '0' });
+  const announcer = el('div', { class: 'visually-hidden', role: 'status', 'aria-live': 'polite' });
   const problemBox = el('div', { class: 'problem', role: 'alert' });
   const suggestions = el('div', { class: 'suggestions', role: 'group', 'aria-label': 'Suggested questions' });
   const messageInput = el('textarea', { id: `${id}-message`, rows: '2', maxlength: '8000' });
@@ -237,6 +244,7 @@ export const renderChatWidget = (parts: WidgetParts): MountedWidget => {
     header,
     keyBox,
     log,
+    announcer,
     problemBox,
     suggestions,
     ...(parts.lead ? [leadForm] : []),
@@ -246,7 +254,8 @@ export const renderChatWidget = (parts: WidgetParts): MountedWidget => {
 
   const bubble = (turn: Turn) => {
     const speaker = el('span', { class: 'visually-hidden' }, turn.role === 'user' ? 'You: ' : `${look.name}: `);
-    return el('div', { class: `bubble ${turn.role}` }, speaker, turn.content);
+    // A reply's markdown becomes DOM nodes (renderMarkdown); a visitor's words stay plain text.
+    return el('div', { class: `bubble ${turn.role}` }, speaker, turn.role === 'assistant' ? renderMarkdown(turn.content) : turn.content);
   };
 
   const renderLog = (loading: string | null) => {
@@ -294,7 +303,8 @@ export const renderChatWidget = (parts: WidgetParts): MountedWidget => {
 
   const setBusy = (busy: boolean) => {
     waiting = busy;
-    sendButton.setAttribute('aria-disabled', String(busy));
+    // While a reply is awaited or written, Send is Stop.
+    sendButton.textContent = busy ? 'Stop' : 'Send';
     for (const chip of Array.from(suggestions.querySelectorAll('button'))) chip.setAttribute('aria-disabled', String(busy));
   };
 
@@ -303,6 +313,30 @@ export const renderChatWidget = (parts: WidgetParts): MountedWidget => {
     if (!lead || leadOffered || storage.get(leadDoneKey) || turns.filter((turn) => turn.role === 'assistant').length < lead.afterReplies) return;
     leadOffered = true;
     leadForm.hidden = false;
+  };
+
+  let stopper: AbortController | null = null;
+
+  /**
+   * Reads a streamed reply into a bubble of its own as it comes: what arrived, whether it all did
+   * (not stopped, not broken), and whether it broke.
+   */
+  const readStream = async (stream: AsyncIterable<string>, stop: AbortSignal) => {
+    const live = el('div', { class: 'bubble assistant' });
+    renderLog(null);
+    log.append(live);
+    let text = '';
+    try {
+      for await (const piece of stream) {
+        if (stop.aborted) break;
+        text += piece;
+        live.replaceChildren(renderMarkdown(text));
+        log.scrollTop = log.scrollHeight;
+      }
+    } catch {
+      return { text, whole: false, broken: !stop.aborted };
+    }
+    return { text, whole: !stop.aborted, broken: false };
   };
 
   async function send(text: string) {
@@ -322,15 +356,26 @@ export const renderChatWidget = (parts: WidgetParts): MountedWidget => {
     const loading = look.loadingMessages?.length ? look.loadingMessages : DEFAULT_LOADING;
     renderLog(loading[Math.floor(Math.random() * loading.length)]!);
     setBusy(true);
+    const stop = new AbortController();
+    stopper = stop;
     let answer: Answer;
     try {
-      answer = await parts.answer(question, turns.slice(0, -1), credentials);
+      answer = await parts.answer(question, turns.slice(0, -1), credentials, stop.signal);
     } catch {
-      answer = { ok: false, text: 'The chat could not be reached. Please retry.', retry: true };
+      answer = stop.signal.aborted ? { ok: false, text: 'Stopped.' } : { ok: false, text: 'The chat could not be reached. Please retry.', retry: true };
     }
+    let reply = answer.ok && 'reply' in answer ? answer.reply : '';
+    if (answer.ok && 'stream' in answer) {
+      const streamed = await readStream(answer.stream, stop.signal);
+      if (streamed.broken && answer.broken) lastProblem = { ...answer.broken, question };
+      reply = streamed.text.trim() ? streamed.text + (streamed.whole ? '' : ' (stopped)') : '';
+      if (!reply) answer = { ok: false, ...(answer.broken ?? { text: 'The bot gave no answer. Please retry.', retry: true }) };
+    }
+    stopper = null;
     setBusy(false);
     if (answer.ok) {
-      turns = [...turns, { role: 'assistant', content: answer.reply }];
+      announcer.textContent = reply;
+      turns = [...turns, { role: 'assistant', content: reply }];
       storage.set(parts.transcriptKey, JSON.stringify(turns));
       renderLog(null);
       try {
@@ -339,6 +384,7 @@ export const renderChatWidget = (parts: WidgetParts): MountedWidget => {
         // Saving the transcript elsewhere never breaks the chat.
       }
       offerLead();
+      renderProblem();
       messageInput.focus();
       return;
     }
@@ -380,7 +426,8 @@ export const renderChatWidget = (parts: WidgetParts): MountedWidget => {
   });
   form.addEventListener('submit', (event) => {
     event.preventDefault();
-    void send(messageInput.value);
+    if (stopper) stopper.abort();
+    else void send(messageInput.value);
   });
   messageInput.addEventListener('keydown', (event) => {
     if (event.key === 'Enter' && !event.shiftKey) {

@@ -11,6 +11,7 @@
  */
 import { renderChatWidget, type Answer } from './chat-widget.ts';
 import { chatProblem, PROVIDER_NAMES, type ErrorBody } from './chat-problems.ts';
+import { readChatEvents, type ChatEvent } from './chat-reply.ts';
 
 const own = (value: unknown, key: string): unknown =>
   typeof value === 'object' && value !== null && Object.prototype.hasOwnProperty.call(value, key) ? (value as Record<string, unknown>)[key] : undefined;
@@ -41,8 +42,8 @@ const start = async (tag: HTMLScriptElement) => {
   const image = text(view, 'image');
   const ownerKeyAnswers = own(view, 'ownerKeyAnswers') === true;
 
-  const answer = async (question: string, _turns: unknown, credentials: { key: string; endpoint: string }): Promise<Answer> => {
-    const headers: Record<string, string> = { 'content-type': 'application/json' };
+  const answer = async (question: string, _turns: unknown, credentials: { key: string; endpoint: string }, signal: AbortSignal): Promise<Answer> => {
+    const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'text/event-stream' };
     if (credentials.key) headers['x-llm-api-key'] = credentials.key;
     if (provider === 'azure' && credentials.key) headers['x-llm-azure-endpoint'] = credentials.endpoint;
     try {
@@ -51,7 +52,11 @@ const start = async (tag: HTMLScriptElement) => {
         credentials: 'omit',
         headers,
         body: JSON.stringify({ message: question }),
+        signal,
       });
+      if (response.ok && response.body && response.headers.get('content-type')?.startsWith('text/event-stream')) {
+        return { ok: true, stream: deltas(readChatEvents(response.body)), broken: chatProblem(502, { error: 'provider_unavailable' }) };
+      }
       const body: unknown = await response.json().catch(() => null);
       const reply = text(body, 'reply');
       if (response.ok && reply !== null) return { ok: true, reply };
@@ -59,7 +64,8 @@ const start = async (tag: HTMLScriptElement) => {
       const resetAt = own(body, 'resetAt');
       if (typeof resetAt === 'number') error.resetAt = resetAt;
       return { ok: false, ...chatProblem(response.status, error) };
-    } catch {
+    } catch (error) {
+      if (signal.aborted) throw error;
       return { ok: false, text: 'The chat could not be reached. Please retry.', retry: true };
     }
   };
@@ -92,3 +98,11 @@ const start = async (tag: HTMLScriptElement) => {
 
 if (script) void start(script);
 else console.warn('[careerbot] widget.js needs a data-bot-id attribute on its script tag.');
+
+/** The reply's words from the chat events; an error event breaks the stream. */
+async function* deltas(events: AsyncIterable<ChatEvent>): AsyncGenerator<string> {
+  for await (const event of events) {
+    if (event.type === 'delta') yield event.text;
+    else if (event.type === 'error') throw new Error(event.error);
+  }
+}

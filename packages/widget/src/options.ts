@@ -16,8 +16,12 @@ export interface SelfHostedOptions {
   loadingMessages?: string[];
   /** Offer the visitor a short e-mail form after a few answers (needs `dashboard.token`). */
   captureLead?: boolean;
-  /** Calls your model from your own server; resolves with the reply's text. */
-  sendMessage: (request: { system: string; messages: Turn[] }) => Promise<string>;
+  /**
+   * Calls your model from your own server; gives the reply's text, or an async iterable of its
+   * pieces as your model writes them (shown as they come; Stop leaves the iteration, calling its
+   * `return()`, and `signal` aborts).
+   */
+  sendMessage: (request: { system: string; messages: Turn[]; signal?: AbortSignal }) => Promise<string | AsyncIterable<string>> | AsyncIterable<string>;
   dashboard?: {
     /** The platform's address; defaults to the one that served the script. */
     apiUrl?: string;

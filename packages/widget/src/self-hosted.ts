@@ -22,6 +22,9 @@ const uuid = (): string =>
     ? crypto.randomUUID()
     : '10000000-1000-4000-8000-100000000000'.replace(/[018]/g, (c) => (Number(c) ^ (crypto.getRandomValues(new Uint8Array(1))[0]! & (15 >> (Number(c) / 4)))).toString(16));
 
+const isAsyncIterable = (value: unknown): value is AsyncIterable<string> =>
+  typeof value === 'object' && value !== null && typeof (value as AsyncIterable<string>)[Symbol.asyncIterator] === 'function';
+
 const own = (value: unknown, key: string): unknown =>
   typeof value === 'object' && value !== null && Object.prototype.hasOwnProperty.call(value, key) ? (value as Record<string, unknown>)[key] : undefined;
 
@@ -102,9 +105,10 @@ export const mount = (element: HTMLElement | null | undefined, options: SelfHost
     },
     transcriptKey,
     container: element ?? document.body,
-    answer: async (question, turns) => {
+    answer: async (question, turns, _credentials, signal) => {
       try {
-        const reply = await options.sendMessage({ system, messages: [...turns, { role: 'user', content: question }] });
+        const reply = await options.sendMessage({ system, messages: [...turns, { role: 'user', content: question }], signal });
+        if (isAsyncIterable(reply)) return { ok: true, stream: reply, broken: { text: 'The bot stopped midway. Please retry.', retry: true } };
         if (typeof reply !== 'string' || !reply.trim()) return { ok: false, text: 'The bot gave no answer. Please retry.', retry: true };
         return { ok: true, reply };
       } catch {

@@ -62,7 +62,10 @@ textarea { resize: none; }
 .empty { margin: 0; color: var(--muted); }
 .bubble { max-width: 85%; padding: 8px 12px; border-radius: 14px; white-space: pre-wrap; overflow-wrap: anywhere; }
 .bubble.user { align-self: flex-end; background: var(--accent); color: var(--accent-ink); }
-.bubble.assistant { align-self: flex-start; background: var(--paper); border: 1px solid var(--line); }
+.bubble.assistant { align-self: flex-start; background: var(--paper); border: 1px solid var(--line); white-space: normal; }
+.bubble.assistant p, .bubble.assistant ul, .bubble.assistant ol, .bubble.assistant pre { margin: 4px 0; }
+.bubble.assistant ul, .bubble.assistant ol { padding-left: 20px; }
+.bubble.assistant pre { white-space: pre-wrap; }
 .bubble.waiting { color: var(--muted); font-style: italic; }
 .problem:not(:empty) {
   margin: 8px 14px 0; padding: 8px 10px; border: 1px solid var(--danger); border-radius: 8px;

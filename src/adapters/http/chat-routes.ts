@@ -1,7 +1,8 @@
 import { Router } from 'express';
 import { z } from 'zod';
 import { BLOCK_REASONS } from '@careerbot/guardrails';
-import type { makeSendChatMessage } from '../../application/send-chat-message.ts';
+import type { ChatStreamEvent, makeSendChatMessage, makeStreamChatMessage } from '../../application/send-chat-message.ts';
+import type { Response } from 'express';
 import { chatErrorReply, PROTOCOL, reply } from './http-errors.ts';
 import { bodyRefusals, errorBody, HEADERS, type OperationDoc } from './operation-doc.ts';
 import { isJsonContentType } from './request-body.ts';
@@ -24,7 +25,12 @@ export const chatOperations: OperationDoc[] = [
       { name: 'x-llm-azure-api-version', required: false, description: 'Azure only; default 2024-10-21' },
     ],
     responses: {
-      200: { description: 'The cleaned reply (never empty)', schema: z.object({ reply: z.string().min(1) }) },
+      200: {
+        description:
+          'The cleaned reply (never empty). With `Accept: text/event-stream`, once the provider wrote its first words, server-sent events instead: `event: delta` with `{"text"}` as the cleaned reply grows, then one `event: done` with `{"reply"}` (the whole cleaned reply, the deltas joined), or `event: error` with `{"error": "provider_unavailable"}` when the provider fails mid-answer; a comment line every 15 s of silence. Every failure before the first words keeps its JSON status and body.',
+        schema: z.object({ reply: z.string().min(1) }),
+        otherContent: { 'text/event-stream': z.string() },
+      },
       ...bodyRefusals('code', '16,384 bytes', {
         description: 'Missing key, invalid JSON, validation failed, blocked by the message filter, or a key the provider rejected',
         bodies: [errorBody('missing_llm_key'), errorBody('blocked', { reason: z.enum(BLOCK_REASONS) }), errorBody('invalid_llm_key')],
@@ -52,7 +58,44 @@ export const chatOperations: OperationDoc[] = [
 const header = (value: string | string[] | undefined) => (typeof value === 'string' ? value.trim() : '');
 
 /** Step 1 (content type), 3-5 (size, JSON, validation), then the use case (steps 6-13). */
-export const chatRoutes = (d: { sendChatMessage: ReturnType<typeof makeSendChatMessage> }): Router => {
+/** A comment line every this many milliseconds of silence keeps proxies from closing a slow stream. */
+export const SSE_HEARTBEAT_MS = 15_000;
+
+const wantsEventStream = (accept: string | undefined) => /(^|,)\s*text\/event-stream\s*(;|,|$)/i.test(accept ?? '');
+
+/**
+ * Writes the events of a streamed reply. A visitor who leaves (the connection closes first)
+ * aborts `leave`, and the events are left early, which aborts the provider call.
+ */
+async function sendEvents(res: Response, events: AsyncIterable<ChatStreamEvent>, leave: AbortController): Promise<void> {
+  res.writeHead(200, {
+    'content-type': 'text/event-stream; charset=utf-8',
+    'cache-control': 'no-cache, no-transform',
+    'x-accel-buffering': 'no',
+  });
+  res.flushHeaders();
+  let heartbeat = setInterval(() => res.write(': still writing\n\n'), SSE_HEARTBEAT_MS);
+  const write = (event: ChatStreamEvent) => {
+    clearInterval(heartbeat);
+    heartbeat = setInterval(() => res.write(': still writing\n\n'), SSE_HEARTBEAT_MS);
+    const { type, ...data } = event;
+    res.write(`event: ${type}\ndata: ${JSON.stringify(data)}\n\n`);
+  };
+  try {
+    for await (const event of events) {
+      if (leave.signal.aborted) break;
+      write(event);
+    }
+  } finally {
+    clearInterval(heartbeat);
+    res.end();
+  }
+}
+
+export const chatRoutes = (d: {
+  sendChatMessage: ReturnType<typeof makeSendChatMessage>;
+  streamChatMessage: ReturnType<typeof makeStreamChatMessage>;
+}): Router => {
   const router = Router();
 
   router.post(
@@ -62,13 +105,23 @@ export const chatRoutes = (d: { sendChatMessage: ReturnType<typeof makeSendChatM
       next();
     },
     jsonBody({ schema: chatBody, limit: CHAT_BODY_LIMIT, style: 'code' }, async (req, res, body) => {
-      const result = await d.sendChatMessage({
+      const input = {
         botId: String(req.params.botId),
         message: body.message,
         apiKey: header(req.headers['x-llm-api-key']),
         azureEndpoint: header(req.headers['x-llm-azure-endpoint']) || undefined,
         azureApiVersion: header(req.headers['x-llm-azure-api-version']) || undefined,
-      });
+      };
+      if (wantsEventStream(req.headers.accept)) {
+        const leave = new AbortController();
+        res.on('close', () => {
+          if (!res.writableFinished) leave.abort();
+        });
+        const streamed = await d.streamChatMessage(input, leave.signal);
+        if (!streamed.ok) return reply(res, chatErrorReply(streamed.error, Date.now()));
+        return sendEvents(res, streamed.value.events, leave);
+      }
+      const result = await d.sendChatMessage(input);
       if (!result.ok) return reply(res, chatErrorReply(result.error, Date.now()));
       res.json({ reply: result.value.reply });
     }),

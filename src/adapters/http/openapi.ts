@@ -153,7 +153,12 @@ const responses = (operation: OperationDoc) =>
       {
         description: doc.description,
         ...(doc.headers && { headers: responseHeaders(doc.headers) }),
-        ...(doc.schema && { content: { [doc.contentType ?? 'application/json']: { schema: jsonSchema(doc.schema, 'output') } } }),
+        ...(doc.schema && {
+          content: {
+            [doc.contentType ?? 'application/json']: { schema: jsonSchema(doc.schema, 'output') },
+            ...Object.fromEntries(Object.entries(doc.otherContent ?? {}).map(([type, schema]) => [type, { schema: jsonSchema(schema, 'output') }])),
+          },
+        }),
       },
     ]),
   );

@@ -16,6 +16,8 @@ export interface ResponseDoc {
   description: string;
   schema?: z.ZodType;
   contentType?: string;
+  /** Other media types the same status may answer with, chosen by the request's Accept. */
+  otherContent?: Record<string, z.ZodType>;
   headers?: Record<string, HeaderDoc>;
 }
 

@@ -5,7 +5,7 @@ import Anthropic, {
   APIUserAbortError,
 } from '@anthropic-ai/sdk';
 import { z } from 'zod';
-import type { LlmGateway, LlmRequest, LlmResponse } from '../../application/ports.ts';
+import type { LlmGateway, LlmRequest, LlmResponse, LlmStreamResponse } from '../../application/ports.ts';
 import {
   completeWithPolicy,
   failureForStatus,
@@ -13,6 +13,8 @@ import {
   MalformedAnswerError,
   requireText,
   retryAfterSecondsFromHeaders,
+  streamWithPolicy,
+  textsOf,
   type ProviderFailure,
 } from './call-policy.ts';
 import { httpFetch } from './http-fetch.ts';
@@ -64,6 +66,31 @@ export class AnthropicLlmGateway implements LlmGateway {
         return messageText(answer);
       },
       classifyAnthropicError,
+    );
+  }
+
+  /** Streamed through the global fetch: httpFetch buffers whole answers. */
+  stream(request: LlmRequest, signal: AbortSignal): Promise<LlmStreamResponse> {
+    return streamWithPolicy(
+      this.timeoutMs,
+      async (callSignal) => {
+        const client = new Anthropic({ apiKey: request.apiKey, baseURL: this.baseURL, maxRetries: 0, timeout: this.timeoutMs });
+        const events = await client.messages.create(
+          {
+            model: request.model,
+            system: request.system,
+            messages: [{ role: 'user', content: request.message }],
+            max_tokens: request.maxTokens,
+            stream: true,
+          },
+          { signal: callSignal },
+        );
+        return textsOf(events, (event) =>
+          event.type === 'content_block_delta' && event.delta.type === 'text_delta' ? event.delta.text : '',
+        );
+      },
+      classifyAnthropicError,
+      signal,
     );
   }
 }

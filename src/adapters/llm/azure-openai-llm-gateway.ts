@@ -1,7 +1,7 @@
 import { AzureOpenAI } from 'openai';
-import type { LlmGateway, LlmRequest, LlmResponse } from '../../application/ports.ts';
+import type { LlmGateway, LlmRequest, LlmResponse, LlmStreamResponse } from '../../application/ports.ts';
 import { completeWithPolicy } from './call-policy.ts';
-import { chatCompletionBody, chatCompletionText, classifyOpenAiError } from './openai-llm-gateway.ts';
+import { chatCompletionBody, chatCompletionText, classifyOpenAiError, streamChatCompletion } from './openai-llm-gateway.ts';
 import { httpFetch } from './http-fetch.ts';
 
 const AZURE_DEFAULT_API_VERSION = '2024-10-21';
@@ -59,34 +59,44 @@ export class AzureOpenAiLlmGateway implements LlmGateway {
   }
 
   complete(request: LlmRequest): Promise<LlmResponse> {
-    const endpoint = request.azureEndpoint?.trim() ?? '';
-    if (!isAllowedAzureEndpoint(endpoint, this.allowedHosts)) {
-      return Promise.resolve({ ok: false, error: 'missing_llm_key' });
-    }
-    if (!DEPLOYMENT_NAME.test(request.model)) {
-      return Promise.resolve({ ok: false, error: 'provider_unavailable' });
-    }
-    const origin = new URL(endpoint).origin;
-    const apiVersion = request.azureApiVersion?.trim() || AZURE_DEFAULT_API_VERSION;
+    const refused = this.refusal(request);
+    if (refused) return Promise.resolve(refused);
     return completeWithPolicy(
       this.timeoutMs,
       async (signal) => {
-        const client = new AzureOpenAI({
-          fetch: httpFetch,
-          endpoint: origin,
-          baseURL: null,
-          apiKey: request.apiKey,
-          apiVersion,
-          deployment: request.model,
-          organization: null,
-          project: null,
-          maxRetries: 0,
-          timeout: this.timeoutMs,
-        });
-        const answer = await client.chat.completions.create(chatCompletionBody(request), { signal });
+        const answer = await this.client(request, httpFetch).chat.completions.create(chatCompletionBody(request), { signal });
         return chatCompletionText('azure', answer);
       },
       classifyOpenAiError,
     );
+  }
+
+  /** Streamed through the global fetch: httpFetch buffers whole answers. */
+  stream(request: LlmRequest, signal: AbortSignal): Promise<LlmStreamResponse> {
+    const refused = this.refusal(request);
+    if (refused) return Promise.resolve(refused);
+    return streamChatCompletion(this.timeoutMs, this.client(request), request, signal);
+  }
+
+  /** An endpoint off the allowed hosts is no usable key; a deployment name that cannot be one is no usable answer. */
+  private refusal(request: LlmRequest): Extract<LlmResponse, { ok: false }> | null {
+    if (!isAllowedAzureEndpoint(request.azureEndpoint?.trim() ?? '', this.allowedHosts)) return { ok: false, error: 'missing_llm_key' };
+    if (!DEPLOYMENT_NAME.test(request.model)) return { ok: false, error: 'provider_unavailable' };
+    return null;
+  }
+
+  private client(request: LlmRequest, fetch?: typeof httpFetch): AzureOpenAI {
+    return new AzureOpenAI({
+      ...(fetch ? { fetch } : {}),
+      endpoint: new URL(request.azureEndpoint!.trim()).origin,
+      baseURL: null,
+      apiKey: request.apiKey,
+      apiVersion: request.azureApiVersion?.trim() || AZURE_DEFAULT_API_VERSION,
+      deployment: request.model,
+      organization: null,
+      project: null,
+      maxRetries: 0,
+      timeout: this.timeoutMs,
+    });
   }
 }

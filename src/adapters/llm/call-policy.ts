@@ -1,4 +1,4 @@
-import type { EmbeddingResponse, LlmResponse } from '../../application/ports.ts';
+import type { EmbeddingResponse, LlmResponse, LlmStreamResponse, LlmTextStream } from '../../application/ports.ts';
 
 /**
  * What went wrong with one provider call, independent of the SDK. `retryable` is true
@@ -199,7 +199,7 @@ export function parseRetryAfter(value: string | null | undefined, now: Date = ne
   return Math.max(0, Math.ceil((date - now.getTime()) / 1000));
 }
 
-function toLlmFailure(failure: ProviderFailure): LlmResponse {
+function toLlmFailure(failure: ProviderFailure): Extract<LlmResponse, { ok: false }> {
   switch (failure.kind) {
     case 'unauthorized':
       return { ok: false, error: 'invalid_llm_key' };
@@ -243,4 +243,94 @@ export async function completeWithPolicy(
 export function requireText(provider: string, text: string | null | undefined): string {
   if (text === null || text === undefined || text.trim() === '') throw new MalformedAnswerError(provider);
   return text;
+}
+
+// ------------------------------------------------------------------ streaming
+
+/**
+ * Opens a streamed provider call and waits for its first text. `timeoutMs` bounds the wait for
+ * the first text (a retryable failure before it is retried once within the same deadline) and
+ * then every silence between texts. `callerSignal` (the visitor left) aborts the call at any
+ * time, as does leaving the returned `rest` early. Never throws.
+ */
+export async function streamWithPolicy(
+  timeoutMs: number,
+  open: (signal: AbortSignal) => Promise<AsyncIterable<string>>,
+  classify: (error: unknown) => ProviderFailure,
+  callerSignal: AbortSignal,
+): Promise<LlmStreamResponse> {
+  try {
+    const deadline = Date.now() + timeoutMs;
+    let outcome = await openOnce(deadline, timeoutMs, open, classify, callerSignal);
+    if (!outcome.ok && isRetryable(outcome.failure) && !callerSignal.aborted && Date.now() < deadline) {
+      outcome = await openOnce(deadline, timeoutMs, open, classify, callerSignal);
+    }
+    return outcome.ok ? { ok: true, stream: outcome.value } : toLlmFailure(outcome.failure);
+  } catch {
+    return { ok: false, error: 'provider_unavailable' };
+  }
+}
+
+async function openOnce(
+  deadline: number,
+  timeoutMs: number,
+  open: (signal: AbortSignal) => Promise<AsyncIterable<string>>,
+  classify: (error: unknown) => ProviderFailure,
+  callerSignal: AbortSignal,
+): Promise<CallOutcome<LlmTextStream>> {
+  const call = new AbortController();
+  const onCallerAbort = () => call.abort(new DeadlineExceededError());
+  if (callerSignal.aborted) call.abort();
+  else callerSignal.addEventListener('abort', onCallerAbort, { once: true });
+  const release = () => callerSignal.removeEventListener('abort', onCallerAbort);
+  try {
+    const texts = await withinMs(deadline - Date.now(), call, () => open(call.signal));
+    const iterator = texts[Symbol.asyncIterator]();
+    const first = await nextText(iterator, deadline - Date.now(), call);
+    if (first === undefined) throw new MalformedAnswerError('stream');
+    return { ok: true, value: { first, rest: restOf(iterator, timeoutMs, call, release) } };
+  } catch (error) {
+    const failure = call.signal.aborted || isOversizedAnswer(error) ? UNAVAILABLE : safeClassify(classify, error);
+    call.abort();
+    release();
+    return { ok: false, failure };
+  }
+}
+
+async function* restOf(
+  iterator: AsyncIterator<string>,
+  timeoutMs: number,
+  call: AbortController,
+  release: () => void,
+): AsyncGenerator<string> {
+  try {
+    for (;;) {
+      const text = await nextText(iterator, timeoutMs, call);
+      if (text === undefined) return;
+      yield text;
+    }
+  } finally {
+    // Ended, failed, or left early by the visitor: in the last two cases this stops the provider's I/O.
+    call.abort();
+    release();
+  }
+}
+
+/** The next non-empty text, or undefined at the end; throws when `ms` pass in silence. */
+async function nextText(iterator: AsyncIterator<string>, ms: number, call: AbortController): Promise<string | undefined> {
+  for (;;) {
+    const step = await withinMs(ms, call, () => iterator.next());
+    if (step.done) return undefined;
+    if (step.value !== '') return step.value;
+  }
+}
+
+function withinMs<T>(ms: number, call: AbortController, work: () => Promise<T>): Promise<T> {
+  const timer = setTimeout(() => call.abort(new DeadlineExceededError()), Math.max(0, ms));
+  return raceAgainst(call.signal, work).finally(() => clearTimeout(timer));
+}
+
+/** The texts of an SDK's stream of events. */
+export async function* textsOf<T>(events: AsyncIterable<T>, text: (event: T) => string | null | undefined): AsyncGenerator<string> {
+  for await (const event of events) yield text(event) ?? '';
 }

@@ -6,7 +6,7 @@ import {
   type ErrorDetails,
 } from '@google/generative-ai';
 import { z } from 'zod';
-import type { LlmGateway, LlmRequest, LlmResponse } from '../../application/ports.ts';
+import type { LlmGateway, LlmRequest, LlmResponse, LlmStreamResponse } from '../../application/ports.ts';
 import {
   completeWithPolicy,
   failureForStatus,
@@ -14,6 +14,8 @@ import {
   MalformedAnswerError,
   parseRetryAfter,
   requireText,
+  streamWithPolicy,
+  textsOf,
   type ProviderFailure,
 } from './call-policy.ts';
 
@@ -51,22 +53,47 @@ export class GoogleLlmGateway implements LlmGateway {
     return completeWithPolicy(
       this.timeoutMs,
       async (signal) => {
-        const model = new GoogleGenerativeAI(request.apiKey).getGenerativeModel(
-          {
-            model: request.model,
-            systemInstruction: request.system,
-            generationConfig: { maxOutputTokens: request.maxTokens, temperature: request.temperature },
-          },
-          { baseUrl: this.baseURL },
-        );
-        const { response } = await model.generateContent(
-          { contents: [{ role: 'user', parts: [{ text: request.message }] }] },
-          { signal },
-        );
+        const { response } = await this.model(request).generateContent(contents(request), { signal });
         return generatedText(response);
       },
       classifyGoogleError,
     );
+  }
+
+  stream(request: LlmRequest, signal: AbortSignal): Promise<LlmStreamResponse> {
+    return streamWithPolicy(
+      this.timeoutMs,
+      async (callSignal) => {
+        const result = await this.model(request).generateContentStream(contents(request), { signal: callSignal });
+        // The SDK also gathers the whole answer; when the stream is aborted that promise fails, unread.
+        result.response.catch(() => undefined);
+        return textsOf(result.stream, chunkText);
+      },
+      classifyGoogleError,
+      signal,
+    );
+  }
+
+  private model(request: LlmRequest) {
+    return new GoogleGenerativeAI(request.apiKey).getGenerativeModel(
+      {
+        model: request.model,
+        systemInstruction: request.system,
+        generationConfig: { maxOutputTokens: request.maxTokens, temperature: request.temperature },
+      },
+      { baseUrl: this.baseURL },
+    );
+  }
+}
+
+const contents = (request: LlmRequest) => ({ contents: [{ role: 'user', parts: [{ text: request.message }] }] });
+
+/** A chunk's text; a chunk without text (a safety rating alone) gives none. */
+function chunkText(chunk: EnhancedGenerateContentResponse): string {
+  try {
+    return chunk.text();
+  } catch {
+    return '';
   }
 }
 

@@ -1,6 +1,6 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import { z } from 'zod';
-import type { LlmGateway, LlmRequest, LlmResponse } from '../../application/ports.ts';
+import type { LlmGateway, LlmRequest, LlmResponse, LlmStreamResponse } from '../../application/ports.ts';
 import {
   completeWithPolicy,
   failureForStatus,
@@ -8,6 +8,8 @@ import {
   MalformedAnswerError,
   requireText,
   retryAfterSecondsFromHeaders,
+  streamWithPolicy,
+  textsOf,
   type ProviderFailure,
 } from './call-policy.ts';
 import { httpFetch } from './http-fetch.ts';
@@ -38,21 +40,42 @@ export class OpenAiLlmGateway implements LlmGateway {
     return completeWithPolicy(
       this.timeoutMs,
       async (signal) => {
-        const client = new OpenAI({
-          fetch: httpFetch,
-          apiKey: request.apiKey,
-          baseURL: this.baseURL,
-          organization: null,
-          project: null,
-          maxRetries: 0,
-          timeout: this.timeoutMs,
-        });
-        const answer = await client.chat.completions.create(chatCompletionBody(request), { signal });
+        const answer = await this.client(request, httpFetch).chat.completions.create(chatCompletionBody(request), { signal });
         return chatCompletionText('openai', answer);
       },
       classifyOpenAiError,
     );
   }
+
+  /** Streamed through the global fetch: httpFetch buffers whole answers. */
+  stream(request: LlmRequest, signal: AbortSignal): Promise<LlmStreamResponse> {
+    return streamChatCompletion(this.timeoutMs, this.client(request), request, signal);
+  }
+
+  private client(request: LlmRequest, fetch?: typeof httpFetch): OpenAI {
+    return new OpenAI({
+      ...(fetch ? { fetch } : {}),
+      apiKey: request.apiKey,
+      baseURL: this.baseURL,
+      organization: null,
+      project: null,
+      maxRetries: 0,
+      timeout: this.timeoutMs,
+    });
+  }
+}
+
+/** A streamed chat completion (OpenAI and Azure OpenAI), with the client made for this request. */
+export function streamChatCompletion(timeoutMs: number, client: OpenAI, request: LlmRequest, signal: AbortSignal): Promise<LlmStreamResponse> {
+  return streamWithPolicy(
+    timeoutMs,
+    async (callSignal) => {
+      const chunks = await client.chat.completions.create({ ...chatCompletionBody(request), stream: true }, { signal: callSignal });
+      return textsOf(chunks, (chunk) => chunk.choices[0]?.delta?.content);
+    },
+    classifyOpenAiError,
+    signal,
+  );
 }
 
 /** The single-turn chat body shared by OpenAI and Azure OpenAI. */

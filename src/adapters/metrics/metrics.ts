@@ -3,7 +3,7 @@ import { createServer, type Server } from 'node:http';
 import type { RequestHandler } from 'express';
 import { bearerCredentials } from '../bearer.ts';
 import { AggregatorRegistry, collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import type { LlmGateway, LlmRequest, LlmResponse, Mailer, MailMessage } from '../../application/ports.ts';
+import type { LlmGateway, LlmRequest, LlmResponse, LlmStreamResponse, LlmTextStream, Mailer, MailMessage } from '../../application/ports.ts';
 
 /**
  * What an operator watches, in the Prometheus text format (prom-client). Labels carry only
@@ -27,7 +27,7 @@ export class ServiceMetrics {
   });
   readonly providerCalls = new Counter({
     name: 'careerbot_provider_calls_total',
-    help: 'LLM provider calls by provider and outcome (ok, invalid_llm_key, provider_rate_limit, provider_unavailable, timeout, missing_llm_key)',
+    help: 'LLM provider calls by provider and outcome (ok, invalid_llm_key, provider_rate_limit, provider_unavailable, timeout, missing_llm_key, aborted: a streamed reply the visitor left)',
     labelNames: ['provider', 'outcome'] as const,
     registers: [this.registry],
   });
@@ -167,6 +167,42 @@ export class MeteredLlmGateway implements LlmGateway {
     this.metrics.providerCallsByPayer.inc({ provider: this.provider, payer: request.payer ?? 'visitor' });
     this.metrics.providerSeconds.observe({ provider: this.provider, outcome }, elapsed / 1000);
     return response;
+  }
+
+  /**
+   * A streamed call is counted when it ends: `ok`, `provider_unavailable` when it broke
+   * mid-answer, `aborted` when the visitor left (or pressed Stop) before its end.
+   */
+  async stream(request: LlmRequest, signal: AbortSignal): Promise<LlmStreamResponse> {
+    const started = performance.now();
+    const response = await this.inner.stream(request, signal);
+    this.metrics.providerCallsByPayer.inc({ provider: this.provider, payer: request.payer ?? 'visitor' });
+    if (!response.ok) {
+      this.count(response.error === 'provider_unavailable' && performance.now() - started >= this.timeoutMs * 0.98 ? 'timeout' : response.error, started);
+      return response;
+    }
+    return { ok: true, stream: this.counted(response.stream, started, signal) };
+  }
+
+  private counted(stream: LlmTextStream, started: number, signal: AbortSignal): LlmTextStream {
+    const rest = async function* (this: MeteredLlmGateway) {
+      let outcome = 'aborted';
+      try {
+        yield* stream.rest;
+        outcome = 'ok';
+      } catch (error) {
+        outcome = signal.aborted ? 'aborted' : 'provider_unavailable';
+        throw error;
+      } finally {
+        this.count(outcome, started);
+      }
+    }.call(this);
+    return { first: stream.first, rest };
+  }
+
+  private count(outcome: string, started: number): void {
+    this.metrics.providerCalls.inc({ provider: this.provider, outcome });
+    this.metrics.providerSeconds.observe({ provider: this.provider, outcome }, (performance.now() - started) / 1000);
   }
 }
 

@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { chatProblem, PROVIDER_NAMES, type ChatProblem } from '@careerbot/widget/chat-problems';
+import { readChatEvents, renderMarkdown } from '@careerbot/widget/chat-reply';
 import { Field } from './fields.tsx';
 
 const keyStorage = (provider: string) => `careerbot:llm-key:${provider}`;
@@ -25,7 +26,22 @@ const store = (name: string, value: string) => {
 interface Turn {
   role: 'visitor' | 'bot';
   text: string;
+  /** A bot reply still being written, or one the visitor stopped. */
+  state?: 'streaming' | 'stopped';
 }
+
+/** A reply drawn from its markdown as DOM nodes (never markup from its text); the server paints it as text. */
+const ReplyText = (p: { text: string }) => {
+  const box = useRef<HTMLDivElement>(null);
+  useEffect(() => {
+    box.current?.replaceChildren(renderMarkdown(p.text));
+  }, [p.text]);
+  return (
+    <div class="reply-text" ref={box}>
+      {p.text}
+    </div>
+  );
+};
 
 export const ChatPanel = (p: {
   botId: string;
@@ -43,7 +59,12 @@ export const ChatPanel = (p: {
   const [message, setMessage] = useState('');
   const [turns, setTurns] = useState<Turn[]>([]);
   const [waiting, setWaiting] = useState<string | null>(null);
+  /** From sending until the reply is whole or stopped: Send waits, Stop shows. */
+  const [streaming, setStreaming] = useState(false);
   const [problem, setProblem] = useState<(ChatProblem & { message: string }) | null>(null);
+  /** The finished reply, announced once by the live region (not word by word). */
+  const [announced, setAnnounced] = useState('');
+  const stop = useRef<AbortController | null>(null);
   const keyInput = useRef<HTMLInputElement>(null);
   const messageInput = useRef<HTMLTextAreaElement>(null);
   const log = useRef<HTMLDivElement>(null);
@@ -66,7 +87,7 @@ export const ChatPanel = (p: {
 
   const send = async (text: string) => {
     const question = text.trim();
-    if (!question || waiting) return;
+    if (!question || stop.current) return;
     if (!key.trim() && !p.ownerKeyAnswers) {
       setProblem({ text: `Enter your ${providerName} API key first.`, askKey: true, message: question });
       keyInput.current?.focus();
@@ -77,9 +98,15 @@ export const ChatPanel = (p: {
     setTurns((current) => [...current, { role: 'visitor', text: question }]);
     const loading = p.loadingMessages.length ? p.loadingMessages[Math.floor(Math.random() * p.loadingMessages.length)]! : 'Thinking…';
     setWaiting(loading);
+    setStreaming(true);
     let focusKey = false;
+    const stopper = new AbortController();
+    stop.current = stopper;
+    /** Changes the reply being written (the last turn). */
+    const updateReply = (change: (turn: Turn) => Turn) =>
+      setTurns((current) => (current.at(-1)?.role === 'bot' ? [...current.slice(0, -1), change(current.at(-1)!)] : current));
     try {
-      const headers: Record<string, string> = { 'content-type': 'application/json' };
+      const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'text/event-stream' };
       if (key.trim()) headers['x-llm-api-key'] = key.trim();
       if (p.provider === 'azure' && key.trim()) headers['x-llm-azure-endpoint'] = endpoint.trim();
       const response = await fetch(`/api/chat/${encodeURIComponent(p.botId)}`, {
@@ -87,10 +114,35 @@ export const ChatPanel = (p: {
         headers,
         credentials: 'omit',
         body: JSON.stringify({ message: question }),
+        signal: stopper.signal,
       });
+      if (response.ok && response.body && response.headers.get('content-type')?.startsWith('text/event-stream')) {
+        setWaiting(null);
+        setTurns((current) => [...current, { role: 'bot', text: '', state: 'streaming' }]);
+        let finished = false;
+        try {
+          for await (const event of readChatEvents(response.body)) {
+            if (event.type === 'delta') updateReply((turn) => ({ ...turn, text: turn.text + event.text }));
+            else if (event.type === 'done') {
+              finished = true;
+              updateReply((turn) => ({ role: turn.role, text: event.reply }));
+              setAnnounced(event.reply);
+            } else {
+              finished = true;
+              updateReply((turn) => ({ ...turn, state: 'stopped' }));
+              setProblem({ ...chatProblem(502, { error: event.error }), message: question });
+            }
+          }
+        } catch (error) {
+          if (!stopper.signal.aborted) throw error;
+        }
+        if (!finished) updateReply((turn) => ({ ...turn, state: 'stopped' }));
+        return;
+      }
       const body = await response.json().catch(() => null);
       if (response.ok && typeof body?.reply === 'string') {
         setTurns((current) => [...current, { role: 'bot', text: body.reply }]);
+        setAnnounced(body.reply);
       } else {
         const found = chatProblem(response.status, body);
         setProblem({ ...found, message: question });
@@ -103,9 +155,15 @@ export const ChatPanel = (p: {
         }
       }
     } catch {
+      if (stopper.signal.aborted) {
+        unsent(question);
+        return;
+      }
       setProblem({ text: 'The service could not be reached. Please retry.', retry: true, message: question });
       unsent(question);
     } finally {
+      stop.current = null;
+      setStreaming(false);
       setWaiting(null);
       (focusKey ? keyInput : messageInput).current?.focus();
     }
@@ -162,12 +220,17 @@ export const ChatPanel = (p: {
       ) : (
         <div class="chat-key">{keyFields}</div>
       )}
-      <div class="chat-log" ref={log} role="log" aria-live="polite" aria-label="Conversation">
+      {/* Each finished reply is announced once, here; the log itself is not live, or every word would be read. */}
+      <div class="visually-hidden" role="status" aria-live="polite">
+        {announced}
+      </div>
+      <div class="chat-log" ref={log} role="log" aria-live="off" aria-label="Conversation">
         {turns.length === 0 && <p class="muted">Ask {p.botName} a question, or pick one below.</p>}
         {turns.map((turn, index) => (
           <div key={index} class={`bubble ${turn.role}`}>
             <span class="visually-hidden">{turn.role === 'visitor' ? 'You: ' : `${p.botName}: `}</span>
-            {turn.text}
+            {turn.role === 'bot' ? <ReplyText text={turn.text} /> : turn.text}
+            {turn.state === 'stopped' && <span class="muted small"> (stopped)</span>}
           </div>
         ))}
         {waiting && (
@@ -189,7 +252,7 @@ export const ChatPanel = (p: {
       {p.suggestedQuestions.length > 0 && (
         <div class="suggestions" role="group" aria-label="Suggested questions">
           {p.suggestedQuestions.map((question) => (
-            <button key={question} type="button" class="chip" disabled={!!waiting} onClick={() => void send(question)}>
+            <button key={question} type="button" class="chip" disabled={streaming} onClick={() => void send(question)}>
               {question}
             </button>
           ))}
@@ -220,9 +283,15 @@ export const ChatPanel = (p: {
             />
           )}
         </Field>
-        <button class="primary" type="submit" disabled={!!waiting || !message.trim()}>
-          Send
-        </button>
+        {streaming ? (
+          <button type="button" class="stop" onClick={() => stop.current?.abort()}>
+            Stop
+          </button>
+        ) : (
+          <button class="primary" type="submit" disabled={!message.trim()}>
+            Send
+          </button>
+        )}
       </form>
     </section>
   );

@@ -1,0 +1,62 @@
+import http from 'node:http';
+
+/** What one streamed-request phase saw: times to the first word and to the end, in ms, and replies per second. */
+export interface StreamRun {
+  firstWordMs: number[];
+  wholeMs: number[];
+  repliesPerSecond: number;
+  failures: number;
+}
+
+/**
+ * `connections` loops, each sending POSTs one after another for `durationS` seconds, timing the
+ * first body bytes that contain `firstMarker` and the end of each answer.
+ */
+export const streamLoad = async (options: {
+  connections: number;
+  durationS: number;
+  target: () => { url: string; headers: Record<string, string>; body: string };
+  firstMarker: string;
+}): Promise<StreamRun> => {
+  const agent = new http.Agent({ keepAlive: true, maxSockets: options.connections });
+  const run: StreamRun = { firstWordMs: [], wholeMs: [], repliesPerSecond: 0, failures: 0 };
+  const deadline = performance.now() + options.durationS * 1000;
+  const once = () =>
+    new Promise<void>((resolve) => {
+      const { url, headers, body } = options.target();
+      const started = performance.now();
+      let first = 0;
+      const request = http.request(url, { method: 'POST', agent, headers }, (response) => {
+        response.on('data', (bytes: Buffer) => {
+          if (!first && bytes.toString().includes(options.firstMarker)) first = performance.now() - started;
+        });
+        response.on('end', () => {
+          if (response.statusCode === 200 && first) {
+            run.firstWordMs.push(first);
+            run.wholeMs.push(performance.now() - started);
+          } else run.failures += 1;
+          resolve();
+        });
+      });
+      request.on('error', () => {
+        run.failures += 1;
+        resolve();
+      });
+      request.end(body);
+    });
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: options.connections }, async () => {
+      while (performance.now() < deadline) await once();
+    }),
+  );
+  run.repliesPerSecond = run.wholeMs.length / ((performance.now() - started) / 1000);
+  agent.destroy();
+  return run;
+};
+
+export const percentile = (values: number[], p: number): number => {
+  if (values.length === 0) return Number.NaN;
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+};

@@ -1,0 +1,114 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { browserAvailable } from '@careerbot/testkit/browser';
+import { fakeReply, signedInClient, validBot } from '@careerbot/testkit';
+import { expectNoProblems, openTab, shoot, startPagesWorld, type PagesWorld, type Tab } from '../support/pages.ts';
+
+const KEY_CANARY = 'sk-canary-STREAM-visitor-key-9876543210fedcba';
+const SLOW_SENTENCES = Array.from({ length: 16 }, (_, i) => `Ada wrote sentence number ${['one', 'two', 'three', 'four'][i % 4]} of her notes. `);
+
+describe.runIf(browserAvailable())('streamed replies on the platform’s chat surfaces, in Chromium', () => {
+  let world: PagesWorld;
+  let owner: Awaited<ReturnType<typeof signedInClient>>;
+  let botId: string;
+  beforeAll(async () => {
+    world = await startPagesWorld();
+    owner = await signedInClient(world.app.baseUrl);
+    botId = (await owner.client.post('/api/bots', validBot())).json.bot.id;
+  });
+  afterAll(async () => world?.close());
+
+  /** The public page, or "Try your bot" signed in as the owner, with the visitor's key typed in. */
+  const openSurface = async (surface: 'public page' | 'Try your bot'): Promise<Tab> => {
+    const tab = await openTab(world, 'desktop');
+    if (surface === 'Try your bot') {
+      await tab.context.addCookies(
+        [...owner.client.cookies].map(([name, value]) => ({ name, value, url: world.app.baseUrl })),
+      );
+      await tab.page.goto('/dashboard/try');
+    } else {
+      await tab.page.goto(`/b/${botId}`);
+    }
+    await tab.page.getByLabel('Your OpenAI API key').fill(KEY_CANARY);
+    return tab;
+  };
+
+  const ask = async (tab: Tab, question: string) => {
+    await tab.page.getByLabel('Your message').fill(question);
+    await tab.page.getByRole('button', { name: 'Send' }).click();
+  };
+
+  it.each(['public page', 'Try your bot'] as const)('on the %s, the first words show before the provider has finished, and the reply is announced once', async (surface) => {
+    const tab = await openSurface(surface);
+    world.provider.respondWith(fakeReply.stream(SLOW_SENTENCES, { chunkDelayMs: 150 }));
+    const started = Date.now();
+    await ask(tab, 'What did Ada write?');
+    const log = tab.page.getByRole('log', { name: 'Conversation' });
+    await log.getByText('sentence number one', { exact: false }).first().waitFor();
+    const firstWordsAfter = Date.now() - started;
+    // The fake writes for 16 × 150 ms; the visitor read the first words long before.
+    expect(firstWordsAfter).toBeLessThan(16 * 150 * 0.6);
+    expect(await tab.page.getByRole('button', { name: 'Stop' }).isVisible()).toBe(true);
+    expect(await tab.page.locator('[role=status][aria-live=polite]').first().textContent()).toBe('');
+    await shoot(tab.page, `streaming-${surface === 'public page' ? 'public' : 'try'}-midway`);
+    await tab.page.getByRole('button', { name: 'Send' }).waitFor();
+    const whole = SLOW_SENTENCES.join('').trim();
+    expect(await tab.page.locator('[role=status][aria-live=polite]').first().textContent()).toBe(whole);
+    expect(await log.getAttribute('aria-live')).toBe('off');
+    expectNoProblems(tab);
+    await tab.context.close();
+  });
+
+  it('Stop ends the reply, and the provider call is closed', async () => {
+    const tab = await openSurface('public page');
+    world.provider.reset();
+    world.provider.respondWith(fakeReply.stream(SLOW_SENTENCES, { chunkDelayMs: 200 }));
+    await ask(tab, 'What did Ada write?');
+    const log = tab.page.getByRole('log', { name: 'Conversation' });
+    await log.getByText('sentence number one', { exact: false }).first().waitFor();
+    await tab.page.getByRole('button', { name: 'Stop' }).click();
+    await log.getByText('(stopped)').waitFor();
+    await expect.poll(() => world.provider.streamsClosedByClient, { timeout: 3000 }).toBe(1);
+    expect(await log.textContent()).not.toContain('number four');
+    expectNoProblems(tab);
+    await tab.context.close();
+  });
+
+  it('renders a markdown reply as a list and a link that opens in a new tab without an opener', async () => {
+    const tab = await openSurface('public page');
+    world.provider.respondWith(fakeReply.stream(['She knows **three** things well:\n', '- Go\n- SQL\n', '- payments\n\nSee [her site](https://ada.example/work) for more.']));
+    await ask(tab, 'What does she know?');
+    const log = tab.page.getByRole('log', { name: 'Conversation' });
+    const link = log.getByRole('link', { name: 'her site' });
+    await link.waitFor();
+    expect(await log.locator('ul > li').allTextContents()).toEqual(['Go', 'SQL', 'payments']);
+    expect(await log.locator('strong').first().textContent()).toBe('three');
+    expect(await link.getAttribute('href')).toBe('https://ada.example/work');
+    expect(await link.getAttribute('target')).toBe('_blank');
+    expect(await link.getAttribute('rel')).toBe('noopener noreferrer');
+    await shoot(tab.page, 'streaming-markdown');
+    expectNoProblems(tab);
+    await tab.context.close();
+  });
+
+  it('a hostile reply (raw HTML, an onerror image, a javascript: link) runs nothing and stays text', async () => {
+    const tab = await openSurface('public page');
+    await tab.page.evaluate(() => ((window as unknown as { pwned: number }).pwned = 0));
+    world.provider.respondWith(
+      fakeReply.stream([
+        'Here it is <img src=x onerror="window.pwned=1;alert(1)"> and ',
+        '<script>window.pwned=2</script> then ',
+        '[click me](javascript:window.pwned=3) and <b>bold?</b> done.',
+      ]),
+    );
+    await ask(tab, 'Anything?');
+    const log = tab.page.getByRole('log', { name: 'Conversation' });
+    await log.getByText('done.', { exact: false }).waitFor();
+    await tab.page.getByRole('button', { name: 'Send' }).waitFor();
+    await log.getByText('click me').click();
+    expect(await tab.page.evaluate(() => (window as unknown as { pwned: number }).pwned)).toBe(0);
+    expect(await log.locator('img, script, b, a').count()).toBe(0);
+    expect(await log.textContent()).toContain('<img src=x onerror=');
+    expectNoProblems(tab);
+    await tab.context.close();
+  });
+});
