@@ -1,6 +1,7 @@
 // The insights of a seeded bot: per day, the lead share, the top first questions (grouped), refusals by reason.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { HttpClient, signedInClient, validBot } from '@careerbot/testkit';
+import { ownerWithToken } from '../support/runtime-clients.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
@@ -81,6 +82,83 @@ describe('GET /api/bots/insights', () => {
     expect(empty.json.totals).toEqual({ conversations: 0, messages: 0, leads: 0, conversationsWithLead: 0, leadShare: 0 });
     expect(empty.json.topQuestions).toEqual([]);
     expect((await client.get('/api/bots/insights?days=7')).status).toBe(400);
+  });
+
+  it('counts each message on the UTC day it was written, and keeps the counts when retention deletes the conversation', async () => {
+    const { client } = await signedInClient(app.baseUrl);
+    const botId = (await client.post('/api/bots', validBot())).json.bot.id as string;
+    const started = await seedConversation(botId, 1, 'Started yesterday', 1);
+    const now = new Date();
+    await app.db.query(
+      `INSERT INTO conversation_messages (conversation_id, position, role, content, created_at)
+       VALUES ($1, 2, 'user', 'And today?', $2), ($1, 3, 'assistant', 'Still here.', $2)`,
+      [started.id, now],
+    );
+    await app.db.query('UPDATE conversations SET message_count = 4, last_message_at = $2 WHERE id = $1', [started.id, now]);
+    const today = dayKey(now);
+    const yesterday = dayKey(started.startedAt);
+
+    const before = (await client.get('/api/bots/insights')).json;
+    expect(before.series.at(-1)).toEqual({ date: today, conversations: 0, messages: 2, leads: 0 });
+    expect(before.series.at(-2)).toEqual({ date: yesterday, conversations: 1, messages: 2, leads: 0 });
+
+    await app.db.query('DELETE FROM conversations WHERE id = $1', [started.id]);
+    const after = (await client.get('/api/bots/insights')).json;
+    expect(after.series.at(-1)).toEqual({ date: today, conversations: 0, messages: 2, leads: 0 });
+    expect(after.series.at(-2)).toEqual({ date: yesterday, conversations: 0, messages: 2, leads: 0 });
+  });
+
+  it('concurrent saves to one bot on one day, new conversations and appends, count every message', async () => {
+    const owner = await ownerWithToken(app.baseUrl);
+    const user = (content: string) => ({ role: 'user', content });
+    const assistant = (content: string) => ({ role: 'assistant', content });
+    const sessions = Array.from({ length: 3 }, () => crypto.randomUUID());
+    for (const sessionId of sessions) expect((await owner.widget.post('/conversations', { sessionId, messages: [user('Hi')] })).status).toBe(201);
+
+    // Appends (two messages each) to the three conversations, and three new ones (three messages each), all at once (the
+    // widget's limit allows ten saves a minute).
+    const saves = await Promise.all([
+      ...sessions.map((sessionId) => owner.widget.post('/conversations', { sessionId, messages: [user('Hi'), assistant('Hello!'), user('Rust?')] })),
+      ...sessions.map(() => owner.widget.post('/conversations', { sessionId: crypto.randomUUID(), messages: [user('Hi'), assistant('Hello!'), user('Go?')] })),
+    ]);
+    expect(saves.map((r) => r.status).sort()).toEqual([...Array(3).fill(200), ...Array(3).fill(201)]);
+    const today = (await owner.client.get('/api/bots/insights')).json.series.at(-1);
+    expect(today).toEqual({ date: dayKey(new Date()), conversations: 6, messages: 3 + 6 + 9, leads: 0 });
+  });
+
+  it('two transactions adding to the same bot and day, the second waiting on the first, give the exact total', async () => {
+    const { client } = await signedInClient(app.baseUrl);
+    const botId = (await client.post('/api/bots', validBot())).json.bot.id as string;
+    const { id } = await seedConversation(botId, 0, 'Counted together', 0);
+    const insert = (position: number, count: number) =>
+      `INSERT INTO conversation_messages (conversation_id, position, role, content, created_at)
+       SELECT $1, ${position} + n, 'assistant', 'An answer.', now() FROM generate_series(0, ${count - 1}) AS n`;
+
+    let releaseFirst!: () => void;
+    const firstHolds = new Promise<void>((resolve) => (releaseFirst = resolve));
+    let firstInserted!: () => void;
+    const firstHasInserted = new Promise<void>((resolve) => (firstInserted = resolve));
+    const first = app.db.transaction(async (tx) => {
+      await tx.query(insert(1, 3), [id]);
+      firstInserted();
+      await firstHolds;
+    });
+    await firstHasInserted;
+    const second = app.db.transaction(async (tx) => tx.query(insert(10, 4), [id]));
+    // The second's counter upsert waits on the first's row lock before the first commits.
+    let waited = false;
+    for (let i = 0; i < 300 && !waited; i++) {
+      const { rows } = await app.db.query<{ n: number }>(
+        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE wait_event_type = 'Lock' AND query LIKE '%generate_series(0, 3)%' AND pid <> pg_backend_pid()",
+      );
+      waited = rows[0]!.n > 0;
+      if (!waited) await new Promise((resolve) => setTimeout(resolve, 10));
+    }
+    releaseFirst();
+    expect(waited).toBe(true);
+    await Promise.all([first, second]);
+    const { rows } = await app.db.query<{ count: number }>('SELECT count FROM bot_messages_daily WHERE bot_id = $1', [botId]);
+    expect(rows).toEqual([{ count: 1 + 3 + 4 }]);
   });
 
   it('the queries use the indexes made for them', async () => {

@@ -1,19 +1,22 @@
 import type { InsightsDay, InsightsReader, RefusalCounter, TopQuestion } from '../../application/ports.ts';
 import type { Queryable } from './db.ts';
 
-// Each reads conversations_bot_insights_idx (bot, started_at, with what the insights need) or
-// leads_bot_page_idx: fast with 100,000 conversations (bench:pages).
+// Each reads conversations_bot_insights_idx (bot, started_at), leads_bot_page_idx or the daily
+// message counters (sql/012): fast with 100,000 conversations (bench:pages).
 const PER_DAY = `
   WITH c AS (
-    SELECT (started_at AT TIME ZONE 'UTC')::date AS day, count(*)::integer AS conversations, sum(message_count)::integer AS messages
+    SELECT (started_at AT TIME ZONE 'UTC')::date AS day, count(*)::integer AS conversations
     FROM conversations WHERE bot_id = $1 AND started_at >= $2 GROUP BY 1
+  ), m AS (
+    SELECT day, count AS messages FROM bot_messages_daily
+    WHERE bot_id = $1 AND day >= ($2::timestamptz AT TIME ZONE 'UTC')::date
   ), l AS (
     SELECT (captured_at AT TIME ZONE 'UTC')::date AS day, count(*)::integer AS leads
     FROM leads WHERE bot_id = $1 AND captured_at >= $2 GROUP BY 1
   )
-  SELECT to_char(coalesce(c.day, l.day), 'YYYY-MM-DD') AS date, coalesce(c.conversations, 0) AS conversations,
-         coalesce(c.messages, 0) AS messages, coalesce(l.leads, 0) AS leads
-  FROM c FULL JOIN l ON l.day = c.day`;
+  SELECT to_char(coalesce(c.day, m.day, l.day), 'YYYY-MM-DD') AS date, coalesce(c.conversations, 0) AS conversations,
+         coalesce(m.messages, 0) AS messages, coalesce(l.leads, 0) AS leads
+  FROM c FULL JOIN m ON m.day = c.day FULL JOIN l ON l.day = coalesce(c.day, m.day)`;
 
 /** Leads are captured after their conversation starts, so the period's leads hold every one that counts. */
 const WITH_LEAD = `
