@@ -48,7 +48,7 @@ describe.runIf(browserAvailable())('importing a CV in the bot editor, in Chromiu
     await page.getByLabel('Your OpenAI API key').fill(VISITOR_KEY);
     await page.getByLabel(/message/i).first().fill('What did Grace build?');
     await page.keyboard.press('Enter');
-    await page.getByText('Grace wrote the first compiler.').waitFor();
+    await page.getByRole('log', { name: 'Conversation' }).getByText('Grace wrote the first compiler.').waitFor();
     const call = world.provider.requests.find((request) => request.provider === 'openai');
     expect(JSON.stringify(call?.body)).toContain('Wrote the first compiler, A-0, for the UNIVAC I.');
     expect(JSON.stringify(call?.body)).toContain('after a moth');
