@@ -12,10 +12,8 @@
 import { renderChatWidget, type Answer } from './chat-widget.ts';
 import { chatProblem, PROVIDER_NAMES, type ErrorBody } from './chat-problems.ts';
 import { readChatEvents, type ChatEvent } from './chat-reply.ts';
+import { own, text } from './json-fields.ts';
 
-const own = (value: unknown, key: string): unknown =>
-  typeof value === 'object' && value !== null && Object.prototype.hasOwnProperty.call(value, key) ? (value as Record<string, unknown>)[key] : undefined;
-const text = (value: unknown, key: string) => (typeof own(value, key) === 'string' ? (own(value, key) as string) : null);
 const texts = (value: unknown, key: string): string[] => {
   const list = own(value, key);
   return Array.isArray(list) ? list.filter((item): item is string => typeof item === 'string') : [];

@@ -7,6 +7,7 @@
  */
 import { buildSystemPrompt } from '@careerbot/prompt';
 import { renderChatWidget, type MountedWidget, type Turn } from './chat-widget.ts';
+import { own, text } from './json-fields.ts';
 
 export { buildSystemPrompt };
 
@@ -24,9 +25,6 @@ const uuid = (): string =>
 
 const isAsyncIterable = (value: unknown): value is AsyncIterable<string> =>
   typeof value === 'object' && value !== null && typeof (value as AsyncIterable<string>)[Symbol.asyncIterator] === 'function';
-
-const own = (value: unknown, key: string): unknown =>
-  typeof value === 'object' && value !== null && Object.prototype.hasOwnProperty.call(value, key) ? (value as Record<string, unknown>)[key] : undefined;
 
 /** The platform's v1 API with a bot token; every failure resolves to null. */
 const platform = (apiUrl: string, token: string) => {
@@ -139,16 +137,15 @@ export const mount = (element: HTMLElement | null | undefined, options: SelfHost
   if (dashboard) {
     void dashboard.config().then((config) => {
       if (!config) return;
-      const text = (key: string) => (typeof own(config, key) === 'string' ? (own(config, key) as string) : undefined);
       const list = (key: string) => {
         const value = own(config, key);
         return Array.isArray(value) && value.every((item) => typeof item === 'string') ? (value as string[]) : undefined;
       };
-      const image = text('image');
+      const image = text(config, 'image');
       widget.setLook({
-        themeColor: options.themeColor ?? text('themeColor') ?? null,
+        themeColor: options.themeColor ?? text(config, 'themeColor'),
         loadingMessages: options.loadingMessages?.length ? options.loadingMessages : (list('loadingMessages') ?? []),
-        headline: options.headline ?? text('headline') ?? null,
+        headline: options.headline ?? text(config, 'headline'),
         suggestedQuestions: options.suggestedQuestions?.length ? options.suggestedQuestions : (list('suggestedQuestions') ?? []),
         avatarUrl: image ? new URL(image, apiUrl).toString() : null,
       });
