@@ -62,15 +62,22 @@ export const LONE_SURROGATE_MESSAGE = 'Must be Unicode text: it contains a lone 
 
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
+/**
+ * JSON text can spell a lone surrogate only with a `\uD800`-`\uDFFF` escape: decoding the bytes
+ * as UTF-8 turns an encoded surrogate into U+FFFD. Without such an escape the parsed value is
+ * text throughout, and is not walked.
+ */
+const SURROGATE_ESCAPE = /\\u[dD][89a-fA-F]/;
+
 /** Where the first string or key holding a lone surrogate is, or null when every one is text. */
-export const loneSurrogateAt = (value: unknown, path: (string | number)[] = []): (string | number)[] | null => {
-  if (typeof value === 'string') return LONE_SURROGATE.test(value) ? path : null;
+const loneSurrogateAt = (value: unknown): (string | number)[] | null => {
+  if (typeof value === 'string') return LONE_SURROGATE.test(value) ? [] : null;
   if (value === null || typeof value !== 'object') return null;
   const entries: [string | number, unknown][] = Array.isArray(value) ? value.map((item, index) => [index, item]) : Object.entries(value);
   for (const [key, item] of entries) {
-    if (typeof key === 'string' && LONE_SURROGATE.test(key)) return [...path, key];
-    const found = loneSurrogateAt(item, [...path, key]);
-    if (found) return found;
+    if (typeof key === 'string' && LONE_SURROGATE.test(key)) return [key];
+    const found = loneSurrogateAt(item);
+    if (found) return [key, ...found];
   }
   return null;
 };
@@ -84,7 +91,7 @@ export const parseJson = (raw: Buffer): ParsedJson => {
   } catch {
     return { kind: 'invalid' };
   }
-  const path = loneSurrogateAt(value);
+  const path = SURROGATE_ESCAPE.test(text) ? loneSurrogateAt(value) : null;
   return path ? { kind: 'lone_surrogate', path } : { kind: 'ok', value };
 };
 
