@@ -66,6 +66,10 @@ describe.runIf(browserAvailable())('the dashboard’s self-hosted steps, in Chro
     // What the owner typed stayed text.
     expect(await page.locator('main img:not(.avatar), main script').count()).toBe(0);
     expect(tab.dialogs).toEqual([]);
+    await steps.getByLabel('Your site’s address').fill('https://ada.example');
+    await steps.getByLabel('Your runtime’s address').fill('https://bot.ada.example');
+    expect(await command.textContent()).toContain(`ALLOWED_ORIGINS='https://ada.example' \\`);
+    expect(await steps.getByLabel('Snippet for your site').textContent()).toContain('{ runtimeUrl: "https://bot.ada.example", captureLead: true }');
     await shoot(page, 'dashboard-runtime-steps');
 
     // Step 1 leads to the tokens page; a token minted there comes with its command.
