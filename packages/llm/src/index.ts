@@ -16,3 +16,4 @@ export { GoogleLlmGateway, type GoogleLlmGatewayOptions } from './google-llm-gat
 export { OpenAiLlmGateway, type OpenAiLlmGatewayOptions } from './openai-llm-gateway.ts';
 export { OpenAiEmbeddingGateway, type OpenAiEmbeddingGatewayOptions } from './openai-embedding-gateway.ts';
 export { isConnectionError, parseRetryAfter, retryAfterSecondsFromHeaders } from './call-policy.ts';
+export { DEFAULT_MODELS } from './models.ts';
