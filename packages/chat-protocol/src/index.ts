@@ -24,3 +24,4 @@ export {
   uuidText,
   validationDetails,
 } from './text-fields.ts';
+export { LONE_SURROGATE_MESSAGE, parseJsonText, type ParsedJson } from './json-text.ts';
