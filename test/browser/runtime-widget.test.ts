@@ -96,6 +96,8 @@ describe.runIf(browserAvailable())('the widget with runtimeUrl on a third origin
       LLM_API_KEY: KEY_CANARY,
       OPENAI_BASE_URL: world.provider.baseUrls.openai,
       ALLOWED_ORIGINS: site.url,
+      // The cached config and knowledge go stale after a second: during the outage the runtime must fall back on them.
+      CACHE_SECONDS: '1',
     });
   });
   afterAll(async () => {
@@ -137,6 +139,13 @@ describe.runIf(browserAvailable())('the widget with runtimeUrl on a third origin
     // The platform stops in the middle of the conversation: the runtime answers from its cache.
     await expect.poll(async () => (await owner.client.get('/api/bots/conversations')).json.items.length, { timeout: 20_000 }).toBe(1);
     await platform.stop();
+    // Past the cache's second, a reload: the look still comes from the runtime (its last known
+    // config), and the tab's transcript and session come back.
+    await page.waitForTimeout(1_100);
+    await page.reload();
+    await launcher.click();
+    await dialog.waitFor();
+    await log.getByText(STREAMED.join('').trim()).waitFor();
     world.provider.respondWith(fakeReply.stream(SECOND, { chunkDelayMs: 50 }));
     await page.getByLabel('Your message').fill(QUESTION_TWO);
     await page.keyboard.press('Enter');
