@@ -81,6 +81,7 @@ describe.runIf(browserAvailable())('the widget with runtimeUrl on a third origin
   let runtime: Awaited<ReturnType<typeof startRuntime>>;
   let owner: Awaited<ReturnType<typeof signedInClient>>;
   let token: string;
+  let tokenId: string;
   beforeAll(async () => {
     world = await startPagesWorld();
     site = await startHostSite();
@@ -88,7 +89,9 @@ describe.runIf(browserAvailable())('the widget with runtimeUrl on a third origin
     owner = await signedInClient(world.app.baseUrl);
     await owner.client.post('/api/bots', validBot());
     await owner.client.patch('/api/bots/settings', { themeColor: '#aa3300', deploymentMode: 'self_hosted' });
-    token = (await owner.client.post('/api/bots/tokens', { name: 'Portfolio runtime' })).json.token;
+    const minted = (await owner.client.post('/api/bots/tokens', { name: 'Portfolio runtime' })).json;
+    token = minted.token;
+    tokenId = minted.tokenInfo.id;
     runtime = await startRuntime({
       CAREERBOT_URL: platform.url,
       CAREERBOT_TOKEN: token,
@@ -204,4 +207,20 @@ describe.runIf(browserAvailable())('the widget with runtimeUrl on a third origin
     expectNoProblems(dashboard);
     await dashboard.context.close();
   }, 180_000);
+
+  it('a revoked token: the runtime says bot_not_found, and the widget removes itself and says so once in the console', async () => {
+    expect((await owner.client.delete(`/api/bots/tokens/${tokenId}`)).status).toBe(204);
+    site.page('/revoked.html', hostPage(world.app.baseUrl, runtime.url));
+    const tab = await openTab(world);
+    const warnings: string[] = [];
+    tab.page.on('console', (message) => message.type() === 'warning' && warnings.push(message.text()));
+    // Past the runtime's one-second cache, its next read of the config meets the revocation.
+    await tab.page.waitForTimeout(1_100);
+    await tab.page.goto(`${site.url}/revoked.html`);
+    await expect.poll(() => warnings.length).toBe(1);
+    expect(warnings[0]).toContain('not available (switched off, or its token revoked)');
+    expect(await tab.page.locator('careerbot-chat').count()).toBe(0);
+    expect(await tab.page.getByRole('button', { name: /^Chat with / }).count()).toBe(0);
+    await tab.context.close();
+  });
 });
