@@ -1,4 +1,5 @@
 import type { Fetch } from '@careerbot/llm';
+import type { RuntimeLogger } from './logger.ts';
 
 /** What one call to the platform came to. */
 export type PlatformAnswer =
@@ -25,6 +26,7 @@ export class PlatformClient {
     private readonly baseUrl: string,
     private readonly token: string,
     private readonly fetch: Fetch,
+    private readonly log: RuntimeLogger,
   ) {}
 
   config(etag: string | null): Promise<PlatformAnswer> {
@@ -57,10 +59,14 @@ export class PlatformClient {
       if (answer.status === 304) return { kind: 'not_modified' };
       const text = await answer.text();
       const parsed = parseJson(text);
-      if (answer.status === 429 || answer.status >= 500) return { kind: 'unavailable', retryAfterMs: retryAfterMs(answer.headers.get('retry-after')) };
+      if (answer.status === 429 || answer.status >= 500) {
+        this.log('warn', 'the platform could not take a call', { path, status: answer.status });
+        return { kind: 'unavailable', retryAfterMs: retryAfterMs(answer.headers.get('retry-after')) };
+      }
       if (answer.status >= 400) return { kind: 'refused', status: answer.status, body: parsed };
       return { kind: 'ok', status: answer.status, body: parsed, etag: answer.headers.get('etag') };
-    } catch {
+    } catch (error) {
+      this.log('warn', 'the platform cannot be reached', { path, error: error instanceof Error ? error.name : 'unknown' });
       return { kind: 'unavailable' };
     }
   }

@@ -128,7 +128,7 @@ export const createRuntime = (options: RuntimeOptions): Runtime => {
   const { config } = options;
   const now = options.now ?? Date.now;
   const log = options.log ?? jsonLineLogger(config.LOG_LEVEL, [config.LLM_API_KEY, config.CAREERBOT_TOKEN, config.EMBEDDING_API_KEY ?? '']);
-  const platform = new PlatformClient(config.CAREERBOT_URL, config.CAREERBOT_TOKEN, options.fetch ?? ((input, init) => fetch(input, init)));
+  const platform = new PlatformClient(config.CAREERBOT_URL, config.CAREERBOT_TOKEN, options.fetch ?? ((input, init) => fetch(input, init)), log);
   const outbox = new Outbox({
     limit: config.QUEUE_LIMIT,
     now,
