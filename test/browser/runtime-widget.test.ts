@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserAvailable } from '@careerbot/testkit/browser';
 import { fakeReply, signedInClient, validBot } from '@careerbot/testkit';
 import { startHostSite, type HostSite } from '../support/host-page-server.ts';
-import { expectNoProblems, openTab, shoot, signInThroughPages, startPagesWorld, type PagesWorld } from '../support/pages.ts';
+import { axeViolations, expectNoProblems, openTab, shoot, signInThroughPages, startPagesWorld, type PagesWorld } from '../support/pages.ts';
 import { createRuntime, parseRuntimeConfig } from '@careerbot/runtime';
 import { startRuntimeServer } from '@careerbot/runtime/node';
 
@@ -136,6 +136,7 @@ describe.runIf(browserAvailable())('the widget with runtimeUrl on a third origin
     await shoot(page, 'runtime-widget-streaming');
     await dialog.getByRole('button', { name: 'Send' }).waitFor();
     expect(await log.textContent()).toContain(STREAMED.join(''));
+    expect(await axeViolations(page)).toEqual([]);
     // The owner's key went to the provider from the runtime, never from the page.
     expect(world.provider.requests.at(-1)!.headers.authorization).toBe(`Bearer ${KEY_CANARY}`);
 
