@@ -74,7 +74,7 @@ export const runtimeConfigSchema = z
     OPENAI_BASE_URL: optionalUrl,
     ANTHROPIC_BASE_URL: optionalUrl,
     GEMINI_BASE_URL: optionalUrl,
-    MESSAGES_PER_MINUTE_PER_VISITOR: integer(10, 1, 10_000),
+    MESSAGES_PER_MINUTE_PER_VISITOR: integer(10, 1, 1_000_000),
     MESSAGES_PER_DAY: integer(1_000, 1, 10_000_000),
     TRUST_PROXY: trustProxy,
     LLM_TIMEOUT_MS: integer(30_000, 100, 600_000),
