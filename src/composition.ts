@@ -55,11 +55,8 @@ import { buildApp, SESSION_LIFETIME_MS } from './adapters/http/build-app.ts';
 import { pageViews } from './adapters/http/page-views.ts';
 import { pageRoutes } from './adapters/pages/page-routes.tsx';
 import { errorSummary } from './adapters/logger.ts';
-import { AnthropicLlmGateway } from './adapters/llm/anthropic-llm-gateway.ts';
-import { AzureOpenAiLlmGateway } from './adapters/llm/azure-openai-llm-gateway.ts';
-import { GoogleLlmGateway } from './adapters/llm/google-llm-gateway.ts';
-import { OpenAiEmbeddingGateway } from './adapters/llm/openai-embedding-gateway.ts';
-import { OpenAiLlmGateway } from './adapters/llm/openai-llm-gateway.ts';
+import { AnthropicLlmGateway, AzureOpenAiLlmGateway, GoogleLlmGateway, OpenAiEmbeddingGateway, OpenAiLlmGateway } from '@careerbot/llm';
+import { httpFetch } from '@careerbot/llm/http-fetch';
 import { InFlightMailer } from './adapters/mail/in-flight-mailer.ts';
 import { LogMailer } from './adapters/mail/log-mailer.ts';
 import { httpMetrics, MeteredLlmGateway, MeteredMailer, metricsRoute, ServiceMetrics } from './adapters/metrics/metrics.ts';
@@ -105,10 +102,10 @@ const llmGateways = (config: Config, metrics?: ServiceMetrics): Record<LlmProvid
 };
 
 const bareLlmGateways = (config: Config): Record<LlmProvider, LlmGateway> => ({
-  anthropic: new AnthropicLlmGateway({ baseURL: config.ANTHROPIC_BASE_URL, timeoutMs: config.LLM_TIMEOUT_MS }),
-  openai: new OpenAiLlmGateway({ baseURL: config.OPENAI_BASE_URL, timeoutMs: config.LLM_TIMEOUT_MS }),
+  anthropic: new AnthropicLlmGateway({ baseURL: config.ANTHROPIC_BASE_URL, timeoutMs: config.LLM_TIMEOUT_MS, fetch: httpFetch }),
+  openai: new OpenAiLlmGateway({ baseURL: config.OPENAI_BASE_URL, timeoutMs: config.LLM_TIMEOUT_MS, fetch: httpFetch }),
   google: new GoogleLlmGateway({ baseURL: config.GEMINI_BASE_URL, timeoutMs: config.LLM_TIMEOUT_MS }),
-  azure: new AzureOpenAiLlmGateway({ timeoutMs: config.LLM_TIMEOUT_MS, allowedHosts: config.AZURE_OPENAI_ALLOWED_HOSTS }),
+  azure: new AzureOpenAiLlmGateway({ timeoutMs: config.LLM_TIMEOUT_MS, allowedHosts: config.AZURE_OPENAI_ALLOWED_HOSTS, fetch: httpFetch }),
 });
 
 /** How long shutdown waits for lead e-mails still being sent (SMTP's own timeouts are 10 s). */
@@ -157,6 +154,7 @@ export const createService = async (deps: ServiceDeps) => {
     baseURL: config.OPENAI_BASE_URL,
     timeoutMs: config.LLM_TIMEOUT_MS,
     model: config.EMBEDDING_MODEL,
+    fetch: httpFetch,
   });
   const metrics = new ServiceMetrics(() => ({ total: db.pool.totalCount, idle: db.pool.idleCount, waiting: db.pool.waitingCount }));
   // Lead e-mails leave after the answer: shutdown waits for those still being sent.

@@ -1,4 +1,5 @@
 import { CHAT_MESSAGE_MAX_CHARS, DEFAULT_RATE_LIMITS } from '../domain/bot-rules.ts';
+import { CHAT_MAX_OUTPUT_TOKENS, CHAT_TEMPERATURE, cleanedEvents, type ChatError, type ChatStreamEvent } from '@careerbot/chat-protocol';
 import type { BlockReason, MessageVerdict, ReplyContext, StreamingReplyCleaner } from '@careerbot/guardrails';
 import { err, ok, type Result } from '../domain/result.ts';
 import { buildSystemPrompt } from '@careerbot/prompt';
@@ -6,8 +7,7 @@ import type { LlmProvider } from '../domain/types.ts';
 import type { ChatAdmission, Clock, LlmGateway, LlmRequest, LlmResponse, LlmStreamResponse, RateLimitScope, RefusedMessageRepository } from './ports.ts';
 import type { ChatKey, OwnerKeyPayer } from './owner-llm-key.ts';
 
-const CHAT_MAX_OUTPUT_TOKENS = 800;
-const CHAT_TEMPERATURE = 0.3;
+export type { ChatError, ChatStreamEvent };
 
 export interface ChatInput {
   botId: string;
@@ -17,16 +17,6 @@ export interface ChatInput {
   azureEndpoint?: string;
   azureApiVersion?: string;
 }
-
-export type ChatError =
-  | { type: 'bot_not_found' }
-  | { type: 'rate_limit'; scope: RateLimitScope; resetAt: number }
-  | { type: 'blocked'; reason: BlockReason }
-  | { type: 'missing_llm_key' }
-  | { type: 'owner_key_daily_cap'; resetAt: number }
-  | { type: 'invalid_llm_key' }
-  | { type: 'provider_rate_limit'; retryAfterSeconds?: number }
-  | { type: 'provider_unavailable' };
 
 export const chatBucket = (botId: string) => `chat:${botId}`;
 
@@ -59,11 +49,6 @@ export const makeSendChatMessage =
     return ok({ reply: d.cleanReply(answer.text, context) });
   };
 
-export type ChatStreamEvent =
-  | { type: 'delta'; text: string }
-  | { type: 'done'; reply: string }
-  | { type: 'error'; error: 'provider_unavailable' };
-
 /**
  * The same steps, the reply streamed: every failure before the provider's first text is the
  * JSON path's; after it, the events carry the cleaned reply, or an error when the provider fails
@@ -77,24 +62,6 @@ export const makeStreamChatMessage =
     const { answer, context } = call.value;
     return ok({ events: cleanedEvents(answer.stream.first, answer.stream.rest, d.streamCleaner(context)) });
   };
-
-async function* cleanedEvents(
-  first: string,
-  rest: AsyncIterable<string>,
-  cleaner: StreamingReplyCleaner,
-): AsyncGenerator<ChatStreamEvent> {
-  const delta = (text: string): ChatStreamEvent[] => (text === '' ? [] : [{ type: 'delta', text }]);
-  yield* delta(cleaner.push(first));
-  try {
-    for await (const text of rest) yield* delta(cleaner.push(text));
-  } catch {
-    yield { type: 'error', error: 'provider_unavailable' };
-    return;
-  }
-  const end = cleaner.end();
-  yield* delta(end.delta);
-  yield { type: 'done', reply: end.reply };
-}
 
 /** The edge already refused longer messages; a caller that skipped it cannot store more. */
 const atMostCodePoints = (text: string, max: number): string => {

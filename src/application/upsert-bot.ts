@@ -1,4 +1,5 @@
-import { DEFAULT_LOADING_MESSAGES, DEFAULT_MODELS } from '../domain/bot-rules.ts';
+import { DEFAULT_MODELS } from '@careerbot/llm/models';
+import { DEFAULT_LOADING_MESSAGES } from '../domain/bot-rules.ts';
 import type { Bot, LlmProvider } from '../domain/types.ts';
 import type { BotFields, Clock, Transactor } from './ports.ts';
 

@@ -1,10 +1,4 @@
-import type { Bot, LlmProvider } from './types.ts';
-
-export const DEFAULT_MODELS: Record<Exclude<LlmProvider, 'azure'>, string> = {
-  anthropic: 'claude-haiku-4-5',
-  openai: 'gpt-4o-mini',
-  google: 'gemini-2.5-flash',
-};
+import type { Bot } from './types.ts';
 
 export const DEFAULT_LOADING_MESSAGES = [
   'Thinking about that…',

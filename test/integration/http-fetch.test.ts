@@ -1,7 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { httpFetch } from '../../src/adapters/llm/http-fetch.ts';
+import { httpFetch } from '@careerbot/llm/http-fetch';
 
 let server: http.Server;
 let base: string;

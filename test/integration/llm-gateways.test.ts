@@ -1,11 +1,17 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { EmbeddingResponse, LlmGateway, LlmRequest, LlmResponse } from '../../src/application/ports.ts';
-import { AnthropicLlmGateway } from '../../src/adapters/llm/anthropic-llm-gateway.ts';
-import { AzureOpenAiLlmGateway, isAllowedAzureEndpoint } from '../../src/adapters/llm/azure-openai-llm-gateway.ts';
-import { isConnectionError, parseRetryAfter, retryAfterSecondsFromHeaders } from '../../src/adapters/llm/call-policy.ts';
-import { GoogleLlmGateway } from '../../src/adapters/llm/google-llm-gateway.ts';
-import { OpenAiEmbeddingGateway } from '../../src/adapters/llm/openai-embedding-gateway.ts';
-import { OpenAiLlmGateway } from '../../src/adapters/llm/openai-llm-gateway.ts';
+import {
+  AnthropicLlmGateway,
+  AzureOpenAiLlmGateway,
+  GoogleLlmGateway,
+  isAllowedAzureEndpoint,
+  isConnectionError,
+  OpenAiEmbeddingGateway,
+  OpenAiLlmGateway,
+  parseRetryAfter,
+  retryAfterSecondsFromHeaders,
+} from '@careerbot/llm';
+import { httpFetch } from '@careerbot/llm/http-fetch';
 import { fakeEmbedding, type FakeLlmProvider, fakeReply, type RecordedRequest, startFakeLlmProvider } from '@careerbot/testkit';
 
 const CANARY_KEY = 'sk-canary-DO-NOT-LEAK-1234567890abcdef';
@@ -57,7 +63,7 @@ const providers: ProviderCase[] = [
     name: 'openai',
     sendsTemperature: true,
     model: 'gpt-4o-mini',
-    gateway: (timeoutMs = 5_000) => new OpenAiLlmGateway({ baseURL: fake.baseUrls.openai, timeoutMs }),
+    gateway: (timeoutMs = 5_000) => new OpenAiLlmGateway({ baseURL: fake.baseUrls.openai, timeoutMs, fetch: httpFetch }),
     extraRequest: () => ({}),
     expectedPath: () => '/v1/chat/completions',
     seen: (request) => {
@@ -76,7 +82,7 @@ const providers: ProviderCase[] = [
     name: 'anthropic',
     sendsTemperature: false,
     model: 'claude-haiku-4-5',
-    gateway: (timeoutMs = 5_000) => new AnthropicLlmGateway({ baseURL: fake.baseUrls.anthropic, timeoutMs }),
+    gateway: (timeoutMs = 5_000) => new AnthropicLlmGateway({ baseURL: fake.baseUrls.anthropic, timeoutMs, fetch: httpFetch }),
     extraRequest: () => ({}),
     expectedPath: () => '/v1/messages',
     seen: (request) => {
@@ -115,7 +121,7 @@ const providers: ProviderCase[] = [
     name: 'azure',
     sendsTemperature: true,
     model: 'career-gpt4o',
-    gateway: (timeoutMs = 5_000) => new AzureOpenAiLlmGateway({ allowedHosts: ['127.0.0.1'], timeoutMs }),
+    gateway: (timeoutMs = 5_000) => new AzureOpenAiLlmGateway({ allowedHosts: ['127.0.0.1'], timeoutMs, fetch: httpFetch }),
     extraRequest: () => ({ azureEndpoint: fake.baseUrls.azureEndpoint }),
     expectedPath: (model) => `/openai/deployments/${model}/chat/completions`,
     seen: (request) => {
@@ -327,7 +333,7 @@ describe('Azure OpenAI specifics', () => {
     ['no endpoint', () => undefined],
     ['an endpoint that is not a URL', () => 'not a url'],
   ])('refuses %s with missing_llm_key before connecting', async (_label, endpoint) => {
-    const gateway = new AzureOpenAiLlmGateway({ allowedHosts: DEFAULT_AZURE_HOSTS, timeoutMs: 5_000 });
+    const gateway = new AzureOpenAiLlmGateway({ allowedHosts: DEFAULT_AZURE_HOSTS, timeoutMs: 5_000, fetch: httpFetch });
 
     const result = await complete(gateway, requestFor(azure, { azureEndpoint: endpoint() }));
 
@@ -393,7 +399,7 @@ describe('isAllowedAzureEndpoint', () => {
 });
 
 describe('OpenAI embedding gateway through the real SDK', () => {
-  const gateway = (timeoutMs = 5_000) => new OpenAiEmbeddingGateway({ baseURL: fake.baseUrls.openai, timeoutMs });
+  const gateway = (timeoutMs = 5_000) => new OpenAiEmbeddingGateway({ baseURL: fake.baseUrls.openai, timeoutMs, fetch: httpFetch });
 
   async function embed(embeddings: OpenAiEmbeddingGateway, texts: string[]): Promise<EmbeddingResponse> {
     const result = await embeddings.embed(CANARY_KEY, texts);
@@ -416,7 +422,7 @@ describe('OpenAI embedding gateway through the real SDK', () => {
   });
 
   it('uses the configured model', async () => {
-    const embeddings = new OpenAiEmbeddingGateway({ baseURL: fake.baseUrls.openai, timeoutMs: 5_000, model: 'text-embedding-3-large' });
+    const embeddings = new OpenAiEmbeddingGateway({ baseURL: fake.baseUrls.openai, timeoutMs: 5_000, model: 'text-embedding-3-large', fetch: httpFetch });
 
     await embed(embeddings, ['one text']);
 

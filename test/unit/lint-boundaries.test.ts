@@ -30,7 +30,7 @@ describe('boundaries/adapter-folders: one adapter folder does not import another
     [
       ['src/adapters/http/x.ts', "import { x } from '../metrics/metrics.ts';"],
       ['src/adapters/http/deep/x.ts', "import type { x } from '../../persistence/db.ts';"],
-      ['src/adapters/llm/x.ts', "export { x } from '../mail/log-mailer.ts';"],
+      ['src/adapters/mail/x.ts', "export { x } from '../cv/read-document.ts';"],
       ['src/adapters/pages/x.tsx', "const x = await import('../http/security.ts');"],
       ['src/adapters/logger.ts', "import { x } from './http/build-app.ts';"],
     ],

@@ -73,6 +73,9 @@ export interface MountedWidget {
   destroy(): void;
 }
 
+/** The self-hosted widgets offer the e-mail form after this many replies. */
+export const LEAD_AFTER_REPLIES = 2;
+
 const DEFAULT_LOADING = ['Thinking…'];
 const THEME = /^#[0-9a-f]{6}$/i;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

@@ -10,8 +10,8 @@
  * renders nothing and says so once in the console.
  */
 import { renderChatWidget, type Answer } from './chat-widget.ts';
-import { chatProblem, PROVIDER_NAMES, type ErrorBody } from './chat-problems.ts';
-import { readChatEvents, type ChatEvent } from './chat-reply.ts';
+import { answerFrom, STREAMING, UNREACHABLE } from './chat-answer.ts';
+import { PROVIDER_NAMES } from './chat-problems.ts';
 import { own, text } from './json-fields.ts';
 
 const texts = (value: unknown, key: string): string[] => {
@@ -41,7 +41,7 @@ const start = async (tag: HTMLScriptElement) => {
   const ownerKeyAnswers = own(view, 'ownerKeyAnswers') === true;
 
   const answer = async (question: string, _turns: unknown, credentials: { key: string; endpoint: string }, signal: AbortSignal): Promise<Answer> => {
-    const headers: Record<string, string> = { 'content-type': 'application/json', accept: 'text/event-stream' };
+    const headers: Record<string, string> = { ...STREAMING };
     if (credentials.key) headers['x-llm-api-key'] = credentials.key;
     if (provider === 'azure' && credentials.key) headers['x-llm-azure-endpoint'] = credentials.endpoint;
     try {
@@ -52,19 +52,10 @@ const start = async (tag: HTMLScriptElement) => {
         body: JSON.stringify({ message: question }),
         signal,
       });
-      if (response.ok && response.body && response.headers.get('content-type')?.startsWith('text/event-stream')) {
-        return { ok: true, stream: deltas(readChatEvents(response.body)), broken: chatProblem(502, { error: 'provider_unavailable' }) };
-      }
-      const body: unknown = await response.json().catch(() => null);
-      const reply = text(body, 'reply');
-      if (response.ok && reply !== null) return { ok: true, reply };
-      const error: ErrorBody = { error: text(body, 'error') ?? undefined, reason: text(body, 'reason') ?? undefined, scope: text(body, 'scope') ?? undefined };
-      const resetAt = own(body, 'resetAt');
-      if (typeof resetAt === 'number') error.resetAt = resetAt;
-      return { ok: false, ...chatProblem(response.status, error) };
+      return await answerFrom(response);
     } catch (error) {
       if (signal.aborted) throw error;
-      return { ok: false, text: 'The chat could not be reached. Please retry.', retry: true };
+      return UNREACHABLE;
     }
   };
 
@@ -96,11 +87,3 @@ const start = async (tag: HTMLScriptElement) => {
 
 if (script) void start(script);
 else console.warn('[careerbot] widget.js needs a data-bot-id attribute on its script tag.');
-
-/** The reply's words from the chat events; an error event breaks the stream. */
-async function* deltas(events: AsyncIterable<ChatEvent>): AsyncGenerator<string> {
-  for await (const event of events) {
-    if (event.type === 'delta') yield event.text;
-    else if (event.type === 'error') throw new Error(event.error);
-  }
-}

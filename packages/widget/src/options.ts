@@ -5,6 +5,7 @@ import type { Turn } from './chat-widget.ts';
 export type { Personality };
 
 export interface SelfHostedOptions {
+  runtimeUrl?: undefined;
   name: string;
   headline?: string | null;
   personality?: Personality;
@@ -30,3 +31,26 @@ export interface SelfHostedOptions {
   };
 }
 
+
+/**
+ * The widget in front of your own runtime (`careerbot-runtime`): the runtime holds the provider
+ * key, the bot token and the career context, so the page gives none of them.
+ */
+export interface RuntimeOptions {
+  /** Your runtime's address, e.g. `https://careerbot.example.com` (its /config, /chat and /lead). */
+  runtimeUrl: string;
+  /** Each look option given wins over the bot's configuration, which the runtime serves. */
+  name?: string;
+  headline?: string | null;
+  /** `#rrggbb` */
+  themeColor?: string;
+  suggestedQuestions?: string[];
+  loadingMessages?: string[];
+  /** Offer the visitor a short e-mail form after a few answers; the runtime forwards it. */
+  captureLead?: boolean;
+  context?: never;
+  sendMessage?: never;
+  dashboard?: never;
+}
+
+export type MountOptions = SelfHostedOptions | RuntimeOptions;

@@ -3,25 +3,21 @@
  * owner's function (it calls their model from their server; the widget never sees a
  * provider key). With `dashboard.token`, and only then, the widget talks to the platform:
  * it reads the bot's configuration, saves each transcript and captures leads, so they reach
- * the owner's dashboard. Failures there never break the chat.
+ * the owner's dashboard. Failures there never break the chat. With `runtimeUrl` instead, the
+ * owner's runtime answers (runtime-widget.ts) and the page holds no context, token or key.
  */
 import { buildSystemPrompt } from '@careerbot/prompt';
-import { renderChatWidget, type MountedWidget, type Turn } from './chat-widget.ts';
-import { own, text } from './json-fields.ts';
+import { LEAD_AFTER_REPLIES, renderChatWidget, type MountedWidget, type Turn } from './chat-widget.ts';
+import { lookFromConfig, lookFromOptions } from './config-look.ts';
+import { own } from './json-fields.ts';
+import { mountWithRuntime } from './runtime-widget.ts';
+import { tabSessionId } from './tab-session.ts';
 
 export { buildSystemPrompt };
 
-import type { Personality, SelfHostedOptions } from './options.ts';
+import type { MountOptions, Personality, RuntimeOptions, SelfHostedOptions } from './options.ts';
 
-export type { Personality, SelfHostedOptions };
-
-/** Replies after which the e-mail form is offered. */
-const LEAD_AFTER_REPLIES = 2;
-
-const uuid = (): string =>
-  typeof crypto.randomUUID === 'function'
-    ? crypto.randomUUID()
-    : '10000000-1000-4000-8000-100000000000'.replace(/[018]/g, (c) => (Number(c) ^ (crypto.getRandomValues(new Uint8Array(1))[0]! & (15 >> (Number(c) / 4)))).toString(16));
+export type { MountOptions, Personality, RuntimeOptions, SelfHostedOptions };
 
 const isAsyncIterable = (value: unknown): value is AsyncIterable<string> =>
   typeof value === 'object' && value !== null && typeof (value as AsyncIterable<string>)[Symbol.asyncIterator] === 'function';
@@ -58,6 +54,8 @@ const platform = (apiUrl: string, token: string) => {
   };
 };
 
+const withRuntime = (options: MountOptions): options is RuntimeOptions => typeof options?.runtimeUrl === 'string';
+
 /** The address that served this script: the default platform address. */
 let scriptOrigin: string | undefined;
 export const rememberScriptOrigin = (url: string | undefined) => {
@@ -68,7 +66,8 @@ export const rememberScriptOrigin = (url: string | undefined) => {
   }
 };
 
-export const mount = (element: HTMLElement | null | undefined, options: SelfHostedOptions): MountedWidget => {
+export const mount = (element: HTMLElement | null | undefined, options: MountOptions): MountedWidget => {
+  if (withRuntime(options)) return mountWithRuntime(element, options);
   if (typeof options?.sendMessage !== 'function') throw new TypeError('careerbot mount: options.sendMessage must be a function');
   const name = String(options.name ?? '').trim() || 'My career bot';
   const system = buildSystemPrompt({
@@ -82,25 +81,11 @@ export const mount = (element: HTMLElement | null | undefined, options: SelfHost
   const apiUrl = options.dashboard?.apiUrl ?? scriptOrigin;
   const dashboard = token && apiUrl ? platform(apiUrl, token) : null;
 
-  // One session per tab: a reload resends the same sessionId, and the platform coalesces.
-  const sessionKey = `${transcriptKey}:session`;
-  let sessionId: string;
-  try {
-    sessionId = sessionStorage.getItem(sessionKey) ?? uuid();
-    sessionStorage.setItem(sessionKey, sessionId);
-  } catch {
-    sessionId = uuid();
-  }
+  const sessionId = tabSessionId(`${transcriptKey}:session`);
   let conversationId: string | null = null;
 
   const widget = renderChatWidget({
-    look: {
-      name,
-      headline: options.headline ?? null,
-      themeColor: options.themeColor ?? null,
-      suggestedQuestions: options.suggestedQuestions ?? [],
-      loadingMessages: options.loadingMessages ?? [],
-    },
+    look: lookFromOptions(options, name),
     transcriptKey,
     container: element ?? document.body,
     answer: async (question, turns, _credentials, signal) => {
@@ -136,19 +121,7 @@ export const mount = (element: HTMLElement | null | undefined, options: SelfHost
   // The platform's configuration fills what the props leave out; props win.
   if (dashboard) {
     void dashboard.config().then((config) => {
-      if (!config) return;
-      const list = (key: string) => {
-        const value = own(config, key);
-        return Array.isArray(value) && value.every((item) => typeof item === 'string') ? (value as string[]) : undefined;
-      };
-      const image = text(config, 'image');
-      widget.setLook({
-        themeColor: options.themeColor ?? text(config, 'themeColor'),
-        loadingMessages: options.loadingMessages?.length ? options.loadingMessages : (list('loadingMessages') ?? []),
-        headline: options.headline ?? text(config, 'headline'),
-        suggestedQuestions: options.suggestedQuestions?.length ? options.suggestedQuestions : (list('suggestedQuestions') ?? []),
-        avatarUrl: image ? new URL(image, apiUrl).toString() : null,
-      });
+      if (config) widget.setLook(lookFromConfig(config, options, apiUrl));
     });
   }
   return widget;

@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import { z } from 'zod';
+import { CHAT_BODY_LIMIT, SSE_HEADERS, wantsEventStream, writeEventStream } from '@careerbot/chat-protocol';
 import { BLOCK_REASONS } from '@careerbot/guardrails';
 import type { ChatStreamEvent, makeSendChatMessage, makeStreamChatMessage } from '../../application/send-chat-message.ts';
 import type { Response } from 'express';
@@ -9,7 +10,6 @@ import { isJsonContentType } from './request-body.ts';
 import { chatBody } from './schemas.ts';
 import { jsonBody } from './validated.ts';
 
-const CHAT_BODY_LIMIT = 16_384;
 
 export const chatOperations: OperationDoc[] = [
   {
@@ -57,41 +57,17 @@ export const chatOperations: OperationDoc[] = [
 ];
 const header = (value: string | string[] | undefined) => (typeof value === 'string' ? value.trim() : '');
 
-/** Step 1 (content type), 3-5 (size, JSON, validation), then the use case (steps 6-13). */
-/** A comment line every this many milliseconds of silence keeps proxies from closing a slow stream. */
-export const SSE_HEARTBEAT_MS = 15_000;
-
-const wantsEventStream = (accept: string | undefined) => /(^|,)\s*text\/event-stream\s*(;|,|$)/i.test(accept ?? '');
-
 /**
  * Writes the events of a streamed reply. A visitor who leaves (the connection closes first)
  * aborts `leave`, and the events are left early, which aborts the provider call.
  */
-async function sendEvents(res: Response, events: AsyncIterable<ChatStreamEvent>, leave: AbortController): Promise<void> {
-  res.writeHead(200, {
-    'content-type': 'text/event-stream; charset=utf-8',
-    'cache-control': 'no-cache, no-transform',
-    'x-accel-buffering': 'no',
-  });
+const sendEvents = (res: Response, events: AsyncIterable<ChatStreamEvent>, leave: AbortController): Promise<void> => {
+  res.writeHead(200, SSE_HEADERS);
   res.flushHeaders();
-  let heartbeat = setInterval(() => res.write(': still writing\n\n'), SSE_HEARTBEAT_MS);
-  const write = (event: ChatStreamEvent) => {
-    clearInterval(heartbeat);
-    heartbeat = setInterval(() => res.write(': still writing\n\n'), SSE_HEARTBEAT_MS);
-    const { type, ...data } = event;
-    res.write(`event: ${type}\ndata: ${JSON.stringify(data)}\n\n`);
-  };
-  try {
-    for await (const event of events) {
-      if (leave.signal.aborted) break;
-      write(event);
-    }
-  } finally {
-    clearInterval(heartbeat);
-    res.end();
-  }
-}
+  return writeEventStream(events, { write: (text) => res.write(text), end: () => res.end(), left: () => leave.signal.aborted });
+};
 
+/** Step 1 (content type), 3-5 (size, JSON, validation), then the use case (steps 6-13). */
 export const chatRoutes = (d: {
   sendChatMessage: ReturnType<typeof makeSendChatMessage>;
   streamChatMessage: ReturnType<typeof makeStreamChatMessage>;

@@ -9,13 +9,13 @@ import type { SaveConversationError } from '../../application/save-conversation.
 import type { OwnerError } from '../../application/owner-lists.ts';
 import type { OwnerKeyError } from '../../application/owner-llm-key.ts';
 import type { RegisterUserError } from '../../application/register-user.ts';
-import type { ChatError } from '../../application/send-chat-message.ts';
 import type { SignInError } from '../../application/sign-in.ts';
 import type { ConfirmEmailChangeError, RequestEmailChangeError, WrongPassword } from '../../application/account-changes.ts';
 import type { RequestPasswordResetError, ResetPasswordError } from '../../application/account-recovery.ts';
 import type { DeleteAccountError } from '../../application/delete-account.ts';
 import type { ImportCvError } from '../../application/import-cv.ts';
 import type { SetBotPhotoError } from '../../application/bot-photo.ts';
+import { limitReply, providerRateLimitReply } from '@careerbot/chat-protocol';
 import { BODY_ERRORS, type ErrorBody } from './operation-doc.ts';
 import { validationDetails } from './schemas.ts';
 
@@ -36,6 +36,9 @@ export interface HttpReply {
 
 /** Error bodies by surface: register and the owner API use sentences, chat and v1 codes. */
 export type ErrorStyle = keyof typeof BODY_ERRORS;
+
+/** Chat's errors, said alike by the self-hosted runtime. */
+export { chatErrorReply } from '@careerbot/chat-protocol';
 
 export const PROTOCOL = {
   unsupportedMediaType: { status: 415, body: { error: 'unsupported_media_type' } },
@@ -72,22 +75,6 @@ export const reply = (res: Response, { status, body, headers }: HttpReply) => {
 const unreachable = (value: never): never => {
   throw new Error(`unmapped error: ${JSON.stringify(value)}`);
 };
-
-const retryAfterSeconds = (resetAt: number, now: number) => String(Math.max(1, Math.ceil((resetAt - now) / 1000)));
-
-/** Our own limiter's 429: chat says `rate_limit`, v1 says `rate_limited`. */
-const limitReply = (code: 'rate_limit' | 'rate_limited', limit: { scope: string; resetAt: number }, now: number): HttpReply => ({
-  status: 429,
-  body: { error: code, scope: limit.scope, resetAt: limit.resetAt },
-  headers: { 'Retry-After': retryAfterSeconds(limit.resetAt, now) },
-});
-
-/** The provider's 429; its Retry-After is passed on when it sent one. */
-const providerRateLimitReply = (retryAfter: number | undefined): HttpReply => ({
-  status: 429,
-  body: { error: 'provider_rate_limit' },
-  headers: retryAfter ? { 'Retry-After': String(retryAfter) } : undefined,
-});
 
 export const registerErrorReply = (error: RegisterUserError): HttpReply => {
   switch (error.type) {
@@ -173,32 +160,6 @@ export const validationReply = (error: z.ZodError, style: ErrorStyle = 'owner'):
   status: 400,
   body: { error: BODY_ERRORS[style].validation, details: validationDetails(error) },
 });
-
-export const chatErrorReply = (error: ChatError, now: number): HttpReply => {
-  switch (error.type) {
-    case 'bot_not_found':
-      return { status: 404, body: { error: 'bot_not_found' } };
-    case 'rate_limit':
-      return limitReply('rate_limit', error, now);
-    case 'blocked':
-      return { status: 400, body: { error: 'blocked', reason: error.reason } };
-    case 'missing_llm_key':
-    case 'invalid_llm_key':
-      return { status: 400, body: { error: error.type } };
-    case 'owner_key_daily_cap':
-      return {
-        status: 429,
-        body: { error: 'daily_limit_reached', resetAt: error.resetAt },
-        headers: { 'Retry-After': retryAfterSeconds(error.resetAt, now) },
-      };
-    case 'provider_rate_limit':
-      return providerRateLimitReply(error.retryAfterSeconds);
-    case 'provider_unavailable':
-      return { status: 502, body: { error: 'provider_unavailable' } };
-    default:
-      return unreachable(error);
-  }
-};
 
 /** The owner's provider key routes; a refused key is said in words, never echoed. */
 export const ownerKeyErrorReply = (error: OwnerKeyError): HttpReply => {

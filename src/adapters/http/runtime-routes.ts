@@ -123,17 +123,19 @@ export const runtimeOperations: OperationDoc[] = [
     path: '/api/v1/bot/knowledge',
     tag: 'Runtime API (v1)',
     summary: 'Knowledge for a query: the whole context, or the best chunks',
-    description: `Without embeddingApiKey: { mode: 'full_context', context }. With it: { mode: 'retrieval', chunks } (at most 5, best first; chunk embeddings are cached, so later queries embed only the query). Limits: 30 a minute, 1,000 a day per bot. ${V1_ORDER}`,
+    description: `Without embeddingApiKey: { mode: 'full_context', context }, with a strong ETag: If-None-Match answers 304, so a runtime revalidates its copy without receiving it again. With it: { mode: 'retrieval', chunks } (at most 5, best first; chunk embeddings are cached, so later queries embed only the query). Limits: 30 a minute, 1,000 a day per bot (a 304 counts too). ${V1_ORDER}`,
     security: 'botToken',
     body: knowledgeBody,
     responses: {
       200: {
-        description: 'Knowledge',
+        description: 'Knowledge (full_context with an ETag)',
+        headers: HEADERS.etag,
         schema: z.union([
           z.object({ mode: z.literal('full_context'), context: z.string() }),
           z.object({ mode: z.literal('retrieval'), chunks: z.array(z.string()).max(5) }),
         ]),
       },
+      304: notModified,
       ...v1Common,
       ...bodyRefusals('code', '512 KiB', {
         description: 'Invalid JSON, validation failed, or the embeddings provider rejected the key',
@@ -220,9 +222,10 @@ export const runtimeRoutes = (d: RuntimeRouteDeps): Router => {
   router.post(
     '/knowledge',
     requireToken,
-    jsonBody({ schema: knowledgeBody, ...V1_BODY }, async (_req, res, body) => {
+    jsonBody({ schema: knowledgeBody, ...V1_BODY }, async (req, res, body) => {
       const result = await d.retrieveKnowledge({ bot: currentBot(res), ...body });
       if (!result.ok) return reply(res, runtimeErrorReply(result.error, Date.now()));
+      if (result.value.mode === 'full_context') return sendWithEtag(req, res, result.value);
       res.json(result.value);
     }),
   );

@@ -1,17 +1,10 @@
 import { z } from 'zod';
-import { UUID_PATTERN } from '../../domain/pagination.ts';
-import { boundedText, emailAddress, trimInvisible, trimmedString } from './schemas.ts';
+import { boundedText, emailAddress, OBJECT_EXPECTED, transcriptMessage, trimInvisible, uuidText } from '@careerbot/chat-protocol';
 
 // Request bodies of the bot runtime API (/api/v1/bot/*) and of the owner's token routes.
 // The OpenAPI document is generated from these same objects.
 
-const OBJECT_EXPECTED = { error: 'Request body must be a JSON object' };
-
-/** A UUID, stored lower-cased. */
-const uuid = trimmedString()
-  .regex(UUID_PATTERN, { message: 'Must be a UUID' })
-  .transform((value) => value.toLowerCase())
-  .meta({ format: 'uuid' });
+const uuid = uuidText();
 
 export const knowledgeBody = z.object(
   {
@@ -28,13 +21,6 @@ export const knowledgeBody = z.object(
       }),
   },
   OBJECT_EXPECTED,
-);
-
-const chatRole = z.enum(['user', 'assistant'], { error: "Must be 'user' or 'assistant'" });
-
-const transcriptMessage = z.object(
-  { role: chatRole, content: boundedText(1, 8_000) },
-  { error: 'Expected an object { role, content }' },
 );
 
 export const conversationBody = z.object(

@@ -1,5 +1,5 @@
 import { useState } from 'preact/hooks';
-import { DEFAULT_MODELS } from '../../../domain/bot-rules.ts';
+import { DEFAULT_MODELS } from '@careerbot/llm/models';
 import { LLM_PROVIDERS, PERSONALITIES } from '../../../domain/types.ts';
 import { api, fieldErrors, formErrors, NETWORK_ERROR } from './api.ts';
 import { PROVIDER_NAMES } from '@careerbot/widget/chat-problems';

@@ -5,6 +5,8 @@ import { ChatPanel } from './chat-panel.tsx';
 import { CopyButton, NoBotYet, useOverview, type Overview } from './dashboard-layout.tsx';
 import { Alert } from './fields.tsx';
 import { OwnerKeyUsage, type OwnerKeyView } from './owner-key-section.tsx';
+import { RuntimeSteps } from './runtime-steps.tsx';
+import type { TokenInfo } from './tokens-page.tsx';
 
 const ActiveSwitch = (p: { overview: Overview; onChange: (overview: Overview) => void }) => {
   const [busy, setBusy] = useState(false);
@@ -32,13 +34,19 @@ const ActiveSwitch = (p: { overview: Overview; onChange: (overview: Overview) =>
   );
 };
 
-export const OverviewPage = (p: { origin: string; initial?: Overview | null | undefined; ownerKey?: OwnerKeyView | null | undefined }) => {
+export const OverviewPage = (p: {
+  origin: string;
+  initial?: Overview | null | undefined;
+  ownerKey?: OwnerKeyView | null | undefined;
+  tokens?: TokenInfo[] | undefined;
+}) => {
   const { loading, overview, set } = useOverview(p.initial);
   if (loading) return <p class="muted">Loading…</p>;
   if (!overview) return <NoBotYet />;
   const { bot, stats } = overview;
   const publicLink = `${p.origin}/b/${bot.id}`;
   const snippet = `<script src="${p.origin}/widget.js" data-bot-id="${bot.id}" async></script>`;
+  const selfHosted = overview.settings.deploymentMode === 'self_hosted';
   return (
     <>
       <section class="card bot-card" aria-label="Your bot">
@@ -89,13 +97,18 @@ export const OverviewPage = (p: { origin: string; initial?: Overview | null | un
         <p class="copy-row">
           <a href={publicLink}>{publicLink}</a> <CopyButton text={publicLink} label="Copy link" />
         </p>
-        <h3>Put the bot on your site</h3>
-        <p>Paste this tag into any page of your site:</p>
-        <pre class="snippet">
-          <code>{snippet}</code>
-        </pre>
-        <CopyButton text={snippet} label="Copy snippet" />
+        {!selfHosted && (
+          <>
+            <h3>Put the bot on your site</h3>
+            <p>Paste this tag into any page of your site:</p>
+            <pre class="snippet">
+              <code>{snippet}</code>
+            </pre>
+            <CopyButton text={snippet} label="Copy snippet" />
+          </>
+        )}
       </section>
+      {selfHosted && <RuntimeSteps platformUrl={p.origin} provider={overview.llm.provider} model={overview.llm.model} tokens={p.tokens} />}
     </>
   );
 };

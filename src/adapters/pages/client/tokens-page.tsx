@@ -1,7 +1,8 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, fieldErrors, formatDate, NETWORK_ERROR } from './api.ts';
-import { CopyButton, NoBotYet } from './dashboard-layout.tsx';
+import { CopyButton, NoBotYet, type Overview } from './dashboard-layout.tsx';
 import { Alert, Field } from './fields.tsx';
+import { RuntimeCommand } from './runtime-steps.tsx';
 
 export interface TokenInfo {
   id: string;
@@ -14,7 +15,8 @@ export interface TokenInfo {
 }
 
 /** `initial`: the server's list (null: no bot yet); undefined: fetched after loading. */
-export const TokensPage = (p: { initial?: TokenInfo[] | null | undefined }) => {
+/** `overview`: a self-hosted bot's new token comes with the command that starts its runtime. */
+export const TokensPage = (p: { initial?: TokenInfo[] | null | undefined; origin?: string; overview?: Overview | null | undefined }) => {
   const [tokens, setTokens] = useState<TokenInfo[] | null>(p.initial ?? null);
   const [noBot, setNoBot] = useState(p.initial === null);
   const [name, setName] = useState('');
@@ -63,7 +65,7 @@ export const TokensPage = (p: { initial?: TokenInfo[] | null | undefined }) => {
 
   return (
     <>
-      <p>A bot token lets your self-hosted widget read the bot’s settings and save conversations and leads. Keep it secret.</p>
+      <p>A bot token lets your runtime or self-hosted widget read the bot’s settings and save conversations and leads. Keep it secret.</p>
       <form class="card" onSubmit={mint} noValidate aria-labelledby="mint-title">
         <h2 id="mint-title">Create a token</h2>
         <Field label="Token name" errors={errors.name} hint="1-80 characters, e.g. “Portfolio site”.">
@@ -86,6 +88,12 @@ export const TokensPage = (p: { initial?: TokenInfo[] | null | undefined }) => {
           <button type="button" onClick={() => setMinted(null)}>
             Done
           </button>
+          {p.overview?.settings.deploymentMode === 'self_hosted' && (
+            <>
+              <h3>Start your runtime with it</h3>
+              <RuntimeCommand platformUrl={p.origin ?? ''} provider={p.overview.llm.provider} model={p.overview.llm.model} token={minted.token} />
+            </>
+          )}
         </section>
       )}
       <section aria-labelledby="tokens-title">

@@ -1,9 +1,8 @@
 import OpenAI from 'openai';
 import { z } from 'zod';
-import type { EmbeddingGateway, EmbeddingResponse } from '../../application/ports.ts';
+import type { EmbeddingGateway, Fetch, EmbeddingResponse } from './ports.ts';
 import { callWithPolicy, MalformedAnswerError, toEmbeddingFailure } from './call-policy.ts';
 import { classifyOpenAiError, OPENAI_DEFAULT_BASE_URL } from './openai-llm-gateway.ts';
-import { httpFetch } from './http-fetch.ts';
 
 const DEFAULT_EMBEDDING_MODEL = 'text-embedding-3-small';
 
@@ -11,6 +10,8 @@ export interface OpenAiEmbeddingGatewayOptions {
   baseURL?: string;
   timeoutMs: number;
   model?: string;
+  /** Sends the calls; the SDK's own (the global fetch) when absent. */
+  fetch?: Fetch;
 }
 
 const embeddingAnswer = z.object({
@@ -21,11 +22,13 @@ export class OpenAiEmbeddingGateway implements EmbeddingGateway {
   readonly model: string;
   private readonly baseURL: string;
   private readonly timeoutMs: number;
+  private readonly fetch: Fetch | undefined;
 
   constructor(options: OpenAiEmbeddingGatewayOptions) {
     this.model = options.model || DEFAULT_EMBEDDING_MODEL;
     this.baseURL = options.baseURL || OPENAI_DEFAULT_BASE_URL;
     this.timeoutMs = options.timeoutMs;
+    this.fetch = options.fetch;
   }
 
   async embed(apiKey: string, texts: string[]): Promise<EmbeddingResponse> {
@@ -35,7 +38,7 @@ export class OpenAiEmbeddingGateway implements EmbeddingGateway {
         this.timeoutMs,
         async (signal) => {
           const client = new OpenAI({
-            fetch: httpFetch,
+            ...(this.fetch ? { fetch: this.fetch } : {}),
             apiKey,
             baseURL: this.baseURL,
             organization: null,

@@ -1,6 +1,6 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import { z } from 'zod';
-import type { LlmGateway, LlmRequest, LlmResponse, LlmStreamResponse } from '../../application/ports.ts';
+import type { Fetch, LlmGateway, LlmRequest, LlmResponse, LlmStreamResponse } from './ports.ts';
 import {
   completeWithPolicy,
   failureForStatus,
@@ -12,13 +12,14 @@ import {
   textsOf,
   type ProviderFailure,
 } from './call-policy.ts';
-import { httpFetch } from './http-fetch.ts';
 
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 
 export interface OpenAiLlmGatewayOptions {
   baseURL?: string;
   timeoutMs: number;
+  /** Sends the single-shot (unstreamed) calls; the SDK's own (the global fetch) when absent. */
+  fetch?: Fetch;
 }
 
 const chatCompletionAnswer = z.object({
@@ -30,29 +31,31 @@ const chatCompletionAnswer = z.object({
 export class OpenAiLlmGateway implements LlmGateway {
   private readonly baseURL: string;
   private readonly timeoutMs: number;
+  private readonly fetch: Fetch | undefined;
 
   constructor(options: OpenAiLlmGatewayOptions) {
     this.baseURL = options.baseURL || OPENAI_DEFAULT_BASE_URL;
     this.timeoutMs = options.timeoutMs;
+    this.fetch = options.fetch;
   }
 
   complete(request: LlmRequest): Promise<LlmResponse> {
     return completeWithPolicy(
       this.timeoutMs,
       async (signal) => {
-        const answer = await this.client(request, httpFetch).chat.completions.create(chatCompletionBody(request), { signal });
+        const answer = await this.client(request, this.fetch).chat.completions.create(chatCompletionBody(request), { signal });
         return chatCompletionText('openai', answer);
       },
       classifyOpenAiError,
     );
   }
 
-  /** Streamed through the global fetch: httpFetch buffers whole answers. */
+  /** Streamed through the global fetch: the given one may buffer whole answers. */
   stream(request: LlmRequest, signal: AbortSignal): Promise<LlmStreamResponse> {
     return streamChatCompletion(this.timeoutMs, this.client(request), request, signal);
   }
 
-  private client(request: LlmRequest, fetch?: typeof httpFetch): OpenAI {
+  private client(request: LlmRequest, fetch?: Fetch): OpenAI {
     return new OpenAI({
       ...(fetch ? { fetch } : {}),
       apiKey: request.apiKey,

@@ -1,8 +1,7 @@
 import { AzureOpenAI } from 'openai';
-import type { LlmGateway, LlmRequest, LlmResponse, LlmStreamResponse } from '../../application/ports.ts';
+import type { Fetch, LlmGateway, LlmRequest, LlmResponse, LlmStreamResponse } from './ports.ts';
 import { completeWithPolicy } from './call-policy.ts';
 import { chatCompletionBody, chatCompletionText, classifyOpenAiError, streamChatCompletion } from './openai-llm-gateway.ts';
-import { httpFetch } from './http-fetch.ts';
 
 const AZURE_DEFAULT_API_VERSION = '2024-10-21';
 
@@ -10,6 +9,8 @@ export interface AzureOpenAiLlmGatewayOptions {
   timeoutMs: number;
   /** Host suffixes (`.openai.azure.com`) or hosts; see isAllowedAzureEndpoint. */
   allowedHosts: string[];
+  /** Sends the single-shot (unstreamed) calls; the SDK's own (the global fetch) when absent. */
+  fetch?: Fetch;
 }
 
 const LOOPBACK_ENTRIES = new Set(['127.0.0.1', 'localhost']);
@@ -52,10 +53,12 @@ function parseUrl(value: string): URL | null {
 export class AzureOpenAiLlmGateway implements LlmGateway {
   private readonly timeoutMs: number;
   private readonly allowedHosts: string[];
+  private readonly fetch: Fetch | undefined;
 
   constructor(options: AzureOpenAiLlmGatewayOptions) {
     this.timeoutMs = options.timeoutMs;
     this.allowedHosts = options.allowedHosts;
+    this.fetch = options.fetch;
   }
 
   complete(request: LlmRequest): Promise<LlmResponse> {
@@ -64,14 +67,14 @@ export class AzureOpenAiLlmGateway implements LlmGateway {
     return completeWithPolicy(
       this.timeoutMs,
       async (signal) => {
-        const answer = await this.client(request, httpFetch).chat.completions.create(chatCompletionBody(request), { signal });
+        const answer = await this.client(request, this.fetch).chat.completions.create(chatCompletionBody(request), { signal });
         return chatCompletionText('azure', answer);
       },
       classifyOpenAiError,
     );
   }
 
-  /** Streamed through the global fetch: httpFetch buffers whole answers. */
+  /** Streamed through the global fetch: the given one may buffer whole answers. */
   stream(request: LlmRequest, signal: AbortSignal): Promise<LlmStreamResponse> {
     const refused = this.refusal(request);
     if (refused) return Promise.resolve(refused);
@@ -85,7 +88,7 @@ export class AzureOpenAiLlmGateway implements LlmGateway {
     return null;
   }
 
-  private client(request: LlmRequest, fetch?: typeof httpFetch): AzureOpenAI {
+  private client(request: LlmRequest, fetch?: Fetch): AzureOpenAI {
     return new AzureOpenAI({
       ...(fetch ? { fetch } : {}),
       endpoint: new URL(request.azureEndpoint!.trim()).origin,

@@ -5,7 +5,7 @@ import Anthropic, {
   APIUserAbortError,
 } from '@anthropic-ai/sdk';
 import { z } from 'zod';
-import type { LlmGateway, LlmRequest, LlmResponse, LlmStreamResponse } from '../../application/ports.ts';
+import type { Fetch, LlmGateway, LlmRequest, LlmResponse, LlmStreamResponse } from './ports.ts';
 import {
   completeWithPolicy,
   failureForStatus,
@@ -17,13 +17,14 @@ import {
   textsOf,
   type ProviderFailure,
 } from './call-policy.ts';
-import { httpFetch } from './http-fetch.ts';
 
 const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
 
 export interface AnthropicLlmGatewayOptions {
   baseURL?: string;
   timeoutMs: number;
+  /** Sends the single-shot (unstreamed) calls; the SDK's own (the global fetch) when absent. */
+  fetch?: Fetch;
 }
 
 const messageAnswer = z.object({
@@ -37,10 +38,12 @@ const messageAnswer = z.object({
 export class AnthropicLlmGateway implements LlmGateway {
   private readonly baseURL: string;
   private readonly timeoutMs: number;
+  private readonly fetch: Fetch | undefined;
 
   constructor(options: AnthropicLlmGatewayOptions) {
     this.baseURL = options.baseURL || ANTHROPIC_DEFAULT_BASE_URL;
     this.timeoutMs = options.timeoutMs;
+    this.fetch = options.fetch;
   }
 
   complete(request: LlmRequest): Promise<LlmResponse> {
@@ -48,7 +51,7 @@ export class AnthropicLlmGateway implements LlmGateway {
       this.timeoutMs,
       async (signal) => {
         const client = new Anthropic({
-          fetch: httpFetch,
+          ...(this.fetch ? { fetch: this.fetch } : {}),
           apiKey: request.apiKey,
           baseURL: this.baseURL,
           maxRetries: 0,
@@ -69,7 +72,7 @@ export class AnthropicLlmGateway implements LlmGateway {
     );
   }
 
-  /** Streamed through the global fetch: httpFetch buffers whole answers. */
+  /** Streamed through the global fetch: the given one may buffer whole answers. */
   stream(request: LlmRequest, signal: AbortSignal): Promise<LlmStreamResponse> {
     return streamWithPolicy(
       this.timeoutMs,

@@ -6,7 +6,7 @@ import {
   type ErrorDetails,
 } from '@google/generative-ai';
 import { z } from 'zod';
-import type { LlmGateway, LlmRequest, LlmResponse, LlmStreamResponse } from '../../application/ports.ts';
+import type { LlmGateway, LlmRequest, LlmResponse, LlmStreamResponse } from './ports.ts';
 import {
   completeWithPolicy,
   failureForStatus,

@@ -1,4 +1,4 @@
-import type { EmbeddingResponse, LlmResponse, LlmStreamResponse, LlmTextStream } from '../../application/ports.ts';
+import type { EmbeddingResponse, LlmResponse, LlmStreamResponse, LlmTextStream } from './ports.ts';
 
 /**
  * What went wrong with one provider call, independent of the SDK. `retryable` is true

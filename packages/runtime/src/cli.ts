@@ -1,0 +1,30 @@
+#!/usr/bin/env node
+import { parseRuntimeConfig } from './config.ts';
+import { jsonLineLogger } from './logger.ts';
+import { startRuntimeServer } from './node-server.ts';
+import { createRuntime } from './runtime.ts';
+
+const parsed = parseRuntimeConfig(process.env);
+if (!parsed.ok) {
+  console.error(parsed.message);
+  process.exit(1);
+}
+const { config } = parsed;
+const log = jsonLineLogger(config.LOG_LEVEL, [config.LLM_API_KEY, config.CAREERBOT_TOKEN, config.EMBEDDING_API_KEY ?? '']);
+const runtime = createRuntime({ config, log });
+const server = await startRuntimeServer(runtime, { port: config.PORT, host: config.HOST });
+log('info', 'careerbot-runtime listening', { url: server.url, provider: config.LLM_PROVIDER });
+void runtime.warm();
+
+let stopping = false;
+const stop = (signal: string) => {
+  if (stopping) return;
+  stopping = true;
+  log('info', 'draining', { signal });
+  server.close().then(
+    () => process.exit(0),
+    () => process.exit(1),
+  );
+};
+process.on('SIGTERM', () => stop('SIGTERM'));
+process.on('SIGINT', () => stop('SIGINT'));

@@ -1,0 +1,236 @@
+import { emailAddress, boundedText, uuidText } from '@careerbot/chat-protocol';
+import { createMessageCheck, createReplyCleaner } from '@careerbot/guardrails';
+import { SCORER_MODEL } from '@careerbot/guardrails/model';
+import { AnthropicLlmGateway, AzureOpenAiLlmGateway, DEFAULT_MODELS, GoogleLlmGateway, OpenAiLlmGateway, type Fetch, type LlmGateway } from '@careerbot/llm';
+import { z } from 'zod';
+import { BotSource, type BotConfig } from './bot-source.ts';
+import { handleChat } from './chat.ts';
+import type { RuntimeConfig } from './config.ts';
+import { Cors } from './cors.ts';
+import { Deliveries } from './deliveries.ts';
+import { jsonLineLogger, type RuntimeLogger } from './logger.ts';
+import { Outbox } from './outbox.ts';
+import { PlatformClient } from './platform-client.ts';
+import { errorResponse, json, readJsonBody, REFUSALS } from './responses.ts';
+import { VisitorLimits } from './visitor-limits.ts';
+
+export interface RuntimeOptions {
+  config: RuntimeConfig;
+  /** How the runtime reaches the platform; the global fetch by default. */
+  fetch?: Fetch;
+  /** What the provider SDKs send their unstreamed calls through; the SDKs' own (the global fetch) by default. */
+  providerFetch?: Fetch;
+  log?: RuntimeLogger;
+  now?: () => number;
+  /** In [0, 1): the retry jitter. */
+  random?: () => number;
+}
+
+/** Who is asking, as far as the server around the handler knows: the socket's address. */
+export interface RequestContext {
+  clientAddress?: string;
+}
+
+export interface Runtime {
+  /** The handler: a standard Request in, a Response out (a Node server, a serverless or edge function). */
+  fetch(request: Request, context?: RequestContext): Promise<Response>;
+  /** Reads the bot's config and knowledge, so the first visitor finds them cached. */
+  warm(): Promise<void>;
+  /** New requests get 503; resolves once those in flight have ended and the queue had one last attempt. */
+  drain(timeoutMs?: number): Promise<void>;
+  /** Transcript saves and leads waiting for the platform. */
+  readonly queued: number;
+}
+
+const LEAD_BODY_LIMIT = 16_384;
+
+const leadRequest = z.object(
+  {
+    sessionId: uuidText(),
+    email: emailAddress,
+    contextSummary: boundedText(0, 2_000)
+      .nullable()
+      .optional()
+      .transform((value) => value || null),
+  },
+  { error: 'Request body must be a JSON object' },
+);
+
+const gatewayFor = (config: RuntimeConfig, providerFetch: Fetch | undefined): LlmGateway => {
+  const common = { timeoutMs: config.LLM_TIMEOUT_MS, ...(providerFetch ? { fetch: providerFetch } : {}) };
+  switch (config.LLM_PROVIDER) {
+    case 'anthropic':
+      return new AnthropicLlmGateway({ ...common, baseURL: config.ANTHROPIC_BASE_URL });
+    case 'openai':
+      return new OpenAiLlmGateway({ ...common, baseURL: config.OPENAI_BASE_URL });
+    case 'google':
+      return new GoogleLlmGateway({ timeoutMs: config.LLM_TIMEOUT_MS, baseURL: config.GEMINI_BASE_URL });
+    case 'azure':
+      // The owner names their own endpoint: it is the one host allowed.
+      return new AzureOpenAiLlmGateway({ ...common, allowedHosts: [new URL(config.AZURE_OPENAI_ENDPOINT!).hostname] });
+  }
+};
+
+/** What GET /config shows a browser: the bot's public face, with the avatar's absolute address. Never the context. */
+const publicView = (bot: BotConfig, platformUrl: string) => ({
+  id: bot.id,
+  name: bot.name,
+  headline: bot.headline,
+  personality: bot.personality,
+  themeColor: bot.themeColor,
+  image: new URL(bot.image, `${platformUrl}/`).href,
+  suggestedQuestions: bot.suggestedQuestions,
+  loadingMessages: bot.loadingMessages,
+});
+
+/** The client's address: the socket's, or, behind `trustProxy` proxies, the one they put in X-Forwarded-For. */
+const visitorAddress = (request: Request, context: RequestContext | undefined, trustProxy: number): string => {
+  if (trustProxy > 0) {
+    const forwarded = (request.headers.get('x-forwarded-for') ?? '')
+      .split(',')
+      .map((part) => part.trim())
+      .filter(Boolean);
+    const address = forwarded[forwarded.length - trustProxy] ?? forwarded[0];
+    if (address) return address;
+  }
+  return context?.clientAddress ?? 'unknown';
+};
+
+/** A body that reports when it has been read to the end or given up. */
+const tracked = (body: ReadableStream<Uint8Array>, ended: () => void): ReadableStream<Uint8Array> => {
+  const reader = body.getReader();
+  let done = false;
+  const end = () => {
+    if (!done) ended();
+    done = true;
+  };
+  return new ReadableStream<Uint8Array>({
+    async pull(controller) {
+      try {
+        const next = await reader.read();
+        if (next.done) {
+          controller.close();
+          end();
+        } else controller.enqueue(next.value);
+      } catch (error) {
+        end();
+        controller.error(error);
+      }
+    },
+    async cancel(reason) {
+      end();
+      await reader.cancel(reason);
+    },
+  });
+};
+
+export const createRuntime = (options: RuntimeOptions): Runtime => {
+  const { config } = options;
+  const now = options.now ?? Date.now;
+  const log = options.log ?? jsonLineLogger(config.LOG_LEVEL, [config.LLM_API_KEY, config.CAREERBOT_TOKEN, config.EMBEDDING_API_KEY ?? '']);
+  const platform = new PlatformClient(config.CAREERBOT_URL, config.CAREERBOT_TOKEN, options.fetch ?? ((input, init) => fetch(input, init)), log);
+  const outbox = new Outbox({
+    limit: config.QUEUE_LIMIT,
+    now,
+    random: options.random ?? Math.random,
+    onDropped: (key) => log('warn', 'the platform refused queued work', { kind: key.split(':')[0]! }),
+  });
+  const deliveries = new Deliveries(platform, outbox, log);
+  const bot = new BotSource(platform, config.EMBEDDING_API_KEY, config.CACHE_SECONDS * 1000, now, (reason) =>
+    log('warn', 'knowledge: retrieval failed, the whole context stands in', { reason }),
+  );
+  const cors = new Cors(config.ALLOWED_ORIGINS);
+  const { checkVisitorMessage } = createMessageCheck(SCORER_MODEL);
+  const chatDeps = {
+    bot,
+    limits: new VisitorLimits(config.MESSAGES_PER_MINUTE_PER_VISITOR, config.MESSAGES_PER_DAY, now),
+    checkMessage: checkVisitorMessage,
+    cleaner: createReplyCleaner(),
+    gateway: gatewayFor(config, options.providerFetch),
+    llm: {
+      model: config.LLM_MODEL ?? (config.LLM_PROVIDER === 'azure' ? '' : DEFAULT_MODELS[config.LLM_PROVIDER]),
+      apiKey: config.LLM_API_KEY,
+      azureEndpoint: config.AZURE_OPENAI_ENDPOINT,
+    },
+    deliveries,
+    log,
+    now,
+  };
+
+  let inFlight = 0;
+  let draining = false;
+  let idle: (() => void) | null = null;
+  const ended = () => {
+    inFlight -= 1;
+    if (inFlight === 0) idle?.();
+  };
+
+  const route = async (request: Request, context: RequestContext | undefined): Promise<Response> => {
+    const { pathname } = new URL(request.url);
+    const origin = cors.judge(request);
+    if (origin === 'refused') return errorResponse(REFUSALS.originNotAllowed);
+    const corsHeaders = cors.headers(request, request.method === 'OPTIONS');
+    if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: corsHeaders });
+    const answer = (reply: { status: number; body: unknown; headers?: Record<string, string> }) =>
+      json(reply.status, reply.body, { ...reply.headers, ...corsHeaders });
+
+    if (request.method === 'GET' && pathname === '/healthz') return json(200, { status: 'ok', queued: outbox.size }, corsHeaders);
+    if (request.method === 'GET' && pathname === '/config') {
+      const read = await bot.bot();
+      if (read.kind === 'gone') return answer(REFUSALS.botNotFound);
+      if (read.kind === 'unknown') return answer(REFUSALS.serviceUnavailable);
+      return json(200, publicView(read.value, config.CAREERBOT_URL), corsHeaders);
+    }
+    if (request.method === 'POST' && pathname === '/chat') {
+      return handleChat(chatDeps, request, visitorAddress(request, context, config.TRUST_PROXY), corsHeaders);
+    }
+    if (request.method === 'POST' && pathname === '/lead') {
+      const body = await readJsonBody(request, leadRequest, LEAD_BODY_LIMIT);
+      if (!body.ok) return answer(body.reply);
+      const known = await bot.bot();
+      if (known.kind === 'gone') return answer(REFUSALS.botNotFound);
+      const outcome = await deliveries.captureLead(body.value);
+      if (outcome.kind === 'answered') return json(outcome.status, outcome.body, corsHeaders);
+      if (outcome.kind === 'gone') return answer(REFUSALS.botNotFound);
+      if (outcome.kind === 'full') return answer(REFUSALS.serviceUnavailable);
+      return json(202, { queued: true }, corsHeaders);
+    }
+    return answer(REFUSALS.notFound);
+  };
+
+  return {
+    async fetch(request, context) {
+      if (draining) return errorResponse(REFUSALS.serviceUnavailable);
+      inFlight += 1;
+      let response: Response;
+      try {
+        response = await route(request, context);
+      } catch (error) {
+        log('error', 'a request failed', { error: error instanceof Error ? error.name : 'unknown' });
+        response = errorResponse(REFUSALS.internalError);
+      }
+      // Only a streamed reply outlives this call; every other body is already whole.
+      if (!response.body || !response.headers.get('content-type')?.startsWith('text/event-stream')) {
+        ended();
+        return response;
+      }
+      return new Response(tracked(response.body, ended), { status: response.status, headers: response.headers });
+    },
+    warm: () => bot.warm(),
+    async drain(timeoutMs = config.LLM_TIMEOUT_MS + 15_000) {
+      draining = true;
+      if (inFlight > 0) {
+        await new Promise<void>((resolve) => {
+          idle = resolve;
+          setTimeout(resolve, timeoutMs).unref?.();
+        });
+      }
+      await outbox.flush(true);
+      outbox.stop();
+      if (outbox.size > 0) log('error', 'stopped with work the platform did not take', { queued: outbox.size });
+    },
+    get queued() {
+      return outbox.size;
+    },
+  };
+};
