@@ -467,7 +467,23 @@ describe.runIf(browserAvailable())('the widgets on another origin, in Chromium',
   it('managed: a site outside the owner’s list cannot frame the chat (the browser refuses it); listing the site lets it', async () => {
     const listed = await signedInClient(world.app.baseUrl);
     const listedBot = (await listed.client.post('/api/bots', validBot())).json.bot.id;
-    await listed.client.patch('/api/bots/settings', { embedOrigins: ['https://ada.example'] });
+    // The owner lists one site in Settings; a path is refused in words first.
+    const settings = await openTab(world);
+    await signInThroughPages(settings.page, listed, '/login?callbackUrl=%2Fdashboard%2Fsettings');
+    const sites = settings.page.getByLabel('Sites allowed to embed the chat');
+    await sites.fill('https://ada.example/blog');
+    await settings.page.getByRole('button', { name: 'Save settings' }).click();
+    await settings.page.getByText('Site 1 must be only a scheme, a host and a port').waitFor();
+    expect(await sites.getAttribute('aria-invalid')).toBe('true');
+    await sites.fill('https://ada.example');
+    await settings.page.getByRole('button', { name: 'Save settings' }).click();
+    await settings.page.getByText('Settings saved.').waitFor();
+    await shoot(settings.page, 'settings-embed-sites');
+    await settings.page.reload();
+    expect(await settings.page.getByLabel('Sites allowed to embed the chat').inputValue()).toBe('https://ada.example');
+    expectNoProblems(settings);
+    await settings.context.close();
+    expect((await listed.client.get('/api/bots')).json.settings.embedOrigins).toEqual(['https://ada.example']);
     site.page('/unlisted.html', managedPage(world.app.baseUrl, listedBot));
     const refusals: string[] = [];
     const tab = await visit('/unlisted.html', 'desktop', ({ page }) =>
