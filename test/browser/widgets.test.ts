@@ -129,7 +129,7 @@ describe.runIf(browserAvailable())('the widgets on another origin, in Chromium',
     expect(await w.chat.getByLabel('Your OpenAI API key').count()).toBe(1);
     await w.key.fill(KEY_CANARY);
 
-    world.provider.respondWith(fakeReply.delayed(400, fakeReply.success(HOSTILE_REPLY)));
+    world.provider.respondWith(fakeReply.delayed(1500, fakeReply.success(HOSTILE_REPLY)));
     await w.chat.getByRole('button', { name: 'What did Ada build?' }).click();
     const loadingMessages: string[] = (await owner.client.get('/api/bots')).json.bot.loadingMessages;
     const waiting = w.log.getByRole('status');
@@ -149,6 +149,9 @@ describe.runIf(browserAvailable())('the widgets on another origin, in Chromium',
     await shoot(page, 'widget-managed');
     expect(await axeViolations(page)).toEqual([]);
     expect(await cspViolations(page)).toEqual([]);
+    // The frame's own strict CSP let everything the chat needs run (its styles are a constructed stylesheet).
+    expect(await w.embed().evaluate(() => (window as unknown as { __cspViolations?: string[] }).__cspViolations ?? [])).toEqual([]);
+    expect(await w.chat.evaluate((dialog) => getComputedStyle(dialog).display)).toBe('flex');
 
     // The key stays in the frame's sessionStorage, on the platform's origin; the host page holds nothing of it.
     expect(await w.embed().evaluate(() => sessionStorage.getItem('careerbot:llm-key:openai'))).toBe(KEY_CANARY);
