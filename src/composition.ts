@@ -19,6 +19,7 @@ import {
   makeListConversations,
   makeListLeads,
   makeListNotifications,
+  makeListRefusedMessages,
   makeMarkAllNotificationsRead,
   makeMarkNotificationRead,
   makeUpdateAccountSettings,
@@ -43,6 +44,7 @@ import { makeUpsertBot } from './application/upsert-bot.ts';
 import { makeImportCv } from './application/import-cv.ts';
 import { makeGetInsights } from './application/get-insights.ts';
 import { PgInsights } from './adapters/persistence/pg-insights.ts';
+import { PgRefusedMessageRepository } from './adapters/persistence/pg-refused-message-repository.ts';
 import { makeGetBotPhoto, makeRemoveBotPhoto, makeSetBotPhoto } from './application/bot-photo.ts';
 import { SharpImageProcessor } from './adapters/images/sharp-image-processor.ts';
 import { PgBotPhotoStore } from './adapters/persistence/pg-bot-photo-store.ts';
@@ -165,8 +167,9 @@ export const createService = async (deps: ServiceDeps) => {
   const gateways = llmGateways(config, metrics);
   // CV uploads are parsed in worker threads, one document each, within time and heap limits.
   const photos = new PgBotPhotoStore(db);
-  // The insights page's numbers, and the per-bot count of refused messages they show.
+  // The insights page's numbers; the messages the filter refused, kept for the owner and counted per day.
   const insights = new PgInsights(db);
+  const refused = new PgRefusedMessageRepository(db);
   const cvReader = new WorkerCvReader({ timeoutMs: config.CV_PARSE_TIMEOUT_MS, maxHeapMb: 256, concurrency: 2 });
 
   // The message filter, with its scorer's model loaded once for the process, and the reply cleaner.
@@ -181,7 +184,7 @@ export const createService = async (deps: ServiceDeps) => {
     streamCleaner: (context: ReplyContext) => replyCleaner.stream(context),
     clock,
     ownerKey: makeOwnerKeyPayer({ ownerKeys, vault, notifications: repos.notifications, clock }),
-    refusals: insights,
+    refused,
   };
   const accounts = new PgAccountRepository(db);
   const links = new PgAccountTokenRepository(db);
@@ -220,6 +223,7 @@ export const createService = async (deps: ServiceDeps) => {
       listConversations: makeListConversations({ bots: repos.bots, conversations: repos.conversations }),
       getConversation: makeGetConversation({ bots: repos.bots, conversations: repos.conversations }),
       listLeads: makeListLeads({ bots: repos.bots, leads: repos.leads }),
+      listRefusedMessages: makeListRefusedMessages({ bots: repos.bots, refused }),
       exportLeads: makeExportLeads({ bots: repos.bots, leads: repos.leads }),
       listNotifications: makeListNotifications({ notifications: repos.notifications }),
       markNotificationRead: makeMarkNotificationRead({ notifications: repos.notifications, clock }),

@@ -1,4 +1,7 @@
+import { REFUSED_MESSAGE_DAYS } from '../domain/bot-rules.ts';
 import type { AccountRepository, Clock, RetentionSweeper } from './ports.ts';
+
+const DAY_MS = 24 * 60 * 60 * 1000;
 
 export const RETENTION_DAYS = { min: 30, max: 730 } as const;
 
@@ -13,18 +16,27 @@ export const makeSetRetention =
     return { days };
   };
 
+/** Batches of `sweep` until nothing old is left, or another instance holds the batch lock (it carries on). */
+const sweepAll = async (sweep: () => Promise<number | 'busy'>, batchSize: number): Promise<number> => {
+  let deleted = 0;
+  for (;;) {
+    const batch = await sweep();
+    if (batch === 'busy' || batch === 0) return deleted;
+    deleted += batch;
+    if (batch < batchSize) return deleted;
+  }
+};
+
 /**
- * One run of the retention job: batches until nothing old is left, or until another
- * instance holds the batch lock (it carries on). Returns how many conversations this run deleted.
+ * One run of the retention job: the conversations past their owner's retention, then the
+ * refused messages older than REFUSED_MESSAGE_DAYS, whatever the owner's setting (at least as
+ * long). Returns how many conversations this run deleted.
  */
 export const makeSweepRetention =
   (d: { sweeper: RetentionSweeper; clock: Clock; batchSize: number }) =>
   async (): Promise<number> => {
-    let deleted = 0;
-    for (;;) {
-      const batch = await d.sweeper.sweepBatch(d.clock.now(), d.batchSize);
-      if (batch === 'busy' || batch === 0) return deleted;
-      deleted += batch;
-      if (batch < d.batchSize) return deleted;
-    }
+    const deleted = await sweepAll(() => d.sweeper.sweepBatch(d.clock.now(), d.batchSize), d.batchSize);
+    const before = new Date(d.clock.now().getTime() - REFUSED_MESSAGE_DAYS * DAY_MS);
+    await sweepAll(() => d.sweeper.sweepRefusedBatch(before, d.batchSize), d.batchSize);
+    return deleted;
   };

@@ -1,5 +1,5 @@
 import { err, ok, type Result } from '../domain/result.ts';
-import type { Bot, BotTokenInfo, Conversation, Lead, Notification, StoredMessage, User } from '../domain/types.ts';
+import type { Bot, BotTokenInfo, Conversation, Lead, Notification, RefusedMessage, StoredMessage, User } from '../domain/types.ts';
 import type { AccountArchive, AccountRepository, OwnerKeyRepository } from './ports.ts';
 
 export interface AccountExport {
@@ -13,6 +13,8 @@ export interface AccountExport {
   conversations: AsyncIterable<{ conversation: Conversation; messages: AsyncIterable<StoredMessage[]> }[]>;
   leads: AsyncIterable<Lead[]>;
   notifications: AsyncIterable<Notification[]>;
+  /** The messages the filter refused that are still kept (the last 30 days). */
+  refusedMessages: AsyncIterable<RefusedMessage[]>;
 }
 
 const none = async function* <T>(): AsyncIterable<T[]> {};
@@ -37,5 +39,6 @@ export const makeExportAccount =
       conversations: bot ? withMessages(d.archive, d.archive.conversations(bot.id)) : none(),
       leads: bot ? d.archive.leads(bot.id) : none(),
       notifications: d.archive.notifications(userId),
+      refusedMessages: bot ? d.archive.refusedMessages(bot.id) : none(),
     });
   };

@@ -1,6 +1,6 @@
 import { decodeCursor, isUuid, type PageCursor } from '../domain/pagination.ts';
 import { err, ok, type Result } from '../domain/result.ts';
-import type { Bot, Conversation, Lead, Notification, Page, StoredMessage } from '../domain/types.ts';
+import type { Bot, Conversation, Lead, Notification, Page, RefusedMessage, StoredMessage } from '../domain/types.ts';
 import type {
   BotRepository,
   Clock,
@@ -9,6 +9,7 @@ import type {
   LeadRepository,
   NotificationRepository,
   PageRequest,
+  RefusedMessageRepository,
   UserRepository,
 } from './ports.ts';
 
@@ -44,6 +45,13 @@ export const makeListLeads = (d: { bots: BotRepository; leads: LeadRepository })
   const onBot = withBot(d.bots);
   return (userId: string, page: PageRequest): Promise<Result<Page<Lead>, OwnerError>> =>
     onBot(userId, async (bot) => ok(await d.leads.list(bot.id, page)));
+};
+
+/** What the filter refused of the owner's bot in the last 30 days (older ones are deleted), newest first. */
+export const makeListRefusedMessages = (d: { bots: BotRepository; refused: RefusedMessageRepository }) => {
+  const onBot = withBot(d.bots);
+  return (userId: string, page: PageRequest): Promise<Result<Page<RefusedMessage>, OwnerError>> =>
+    onBot(userId, async (bot) => ok(await d.refused.list(bot.id, page)));
 };
 
 /** Leads per page of an export: the whole list is never held at once. */

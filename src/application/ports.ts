@@ -12,6 +12,7 @@ import type {
   Page,
   Personality,
   RateLimitOverrides,
+  RefusedMessage,
   StoredMessage,
   User,
   UserCredentials,
@@ -449,6 +450,8 @@ export interface AccountEraser {
 export interface RetentionSweeper {
   /** 'busy' when another instance holds the batch lock; else how many conversations were deleted. */
   sweepBatch(now: Date, batchSize: number): Promise<number | 'busy'>;
+  /** The same for refused messages written before `before`, under the same lock. */
+  sweepRefusedBatch(before: Date, batchSize: number): Promise<number | 'busy'>;
 }
 
 /** Everything an account holds, read page by page so an export of any size streams. */
@@ -459,6 +462,7 @@ export interface AccountArchive {
   messages(conversationId: string): AsyncIterable<StoredMessage[]>;
   leads(botId: string): AsyncIterable<Lead[]>;
   notifications(userId: string): AsyncIterable<Notification[]>;
+  refusedMessages(botId: string): AsyncIterable<RefusedMessage[]>;
 }
 
 /** Why an uploaded CV cannot be read; each is said in words to the owner (4xx). */
@@ -501,9 +505,15 @@ export interface BotPhotoStore {
   find(botId: string, sha256: string): Promise<Uint8Array | null>;
 }
 
-/** Counts a message the filter refused, for the bot's insights (per UTC day and reason). */
-export interface RefusalCounter {
-  count(botId: string, reason: string, now: Date): Promise<void>;
+/** The messages the filter refused: kept for the owner to read, and counted per UTC day and reason for the insights. */
+export interface RefusedMessageRepository {
+  /**
+   * Keeps the refused message and counts it on its bot's (UTC day, reason), in one statement.
+   * A bot deleted meanwhile keeps and counts nothing.
+   */
+  add(refusal: { botId: string; reason: string; content: string }, now: Date): Promise<void>;
+  /** The bot's refused messages, newest first. */
+  list(botId: string, page: PageRequest): Promise<Page<RefusedMessage>>;
 }
 
 export interface InsightsDay {

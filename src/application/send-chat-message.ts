@@ -1,9 +1,9 @@
-import { DEFAULT_RATE_LIMITS } from '../domain/bot-rules.ts';
+import { CHAT_MESSAGE_MAX_CHARS, DEFAULT_RATE_LIMITS } from '../domain/bot-rules.ts';
 import type { BlockReason, MessageVerdict, ReplyContext, StreamingReplyCleaner } from '@careerbot/guardrails';
 import { err, ok, type Result } from '../domain/result.ts';
 import { buildSystemPrompt } from '@careerbot/prompt';
 import type { LlmProvider } from '../domain/types.ts';
-import type { ChatAdmission, Clock, LlmGateway, LlmRequest, LlmResponse, LlmStreamResponse, RateLimitScope, RefusalCounter } from './ports.ts';
+import type { ChatAdmission, Clock, LlmGateway, LlmRequest, LlmResponse, LlmStreamResponse, RateLimitScope, RefusedMessageRepository } from './ports.ts';
 import type { ChatKey, OwnerKeyPayer } from './owner-llm-key.ts';
 
 const CHAT_MAX_OUTPUT_TOKENS = 800;
@@ -41,8 +41,8 @@ export interface ChatDeps {
   /** The same cleaner on a reply that arrives in chunks (createReplyCleaner().stream). */
   streamCleaner?: (context: ReplyContext) => StreamingReplyCleaner;
   ownerKey?: OwnerKeyPayer;
-  /** Counts each refused message per bot and reason, for the insights page. */
-  refusals?: RefusalCounter;
+  /** Keeps each refused message for the owner, and counts it per bot and reason for the insights page. */
+  refused: RefusedMessageRepository;
 }
 
 /**
@@ -96,6 +96,12 @@ async function* cleanedEvents(
   yield { type: 'done', reply: end.reply };
 }
 
+/** The edge already refused longer messages; a caller that skipped it cannot store more. */
+const atMostCodePoints = (text: string, max: number): string => {
+  if (text.length <= max) return text;
+  return Array.from(text).slice(0, max).join('');
+};
+
 type Answered<R> = Extract<R, { ok: true }>;
 
 /** Steps 6-11: admission, the message filter, who pays, and the provider call made by `call`. */
@@ -114,7 +120,10 @@ async function providerCall<R extends LlmResponse | LlmStreamResponse>(
   // 9
   const verdict = d.checkMessage(input.message);
   if (verdict.blocked) {
-    await d.refusals?.count(target.bot.id, verdict.reason, d.clock.now());
+    // Kept as the visitor wrote it, so the owner can tell a refused recruiter from an attack;
+    // admission came first, so the bot's rate limit bounds how many are kept.
+    const content = atMostCodePoints(input.message, CHAT_MESSAGE_MAX_CHARS);
+    await d.refused.add({ botId: target.bot.id, reason: verdict.reason, content }, d.clock.now());
     return err({ type: 'blocked', reason: verdict.reason });
   }
 

@@ -18,6 +18,12 @@ export const DEFAULT_THEME_COLOR = '#4f46e5';
 /** Chat and the v1 conversation and lead endpoints; the owner may override them per bot. */
 export const DEFAULT_RATE_LIMITS = { perMinute: 10, perDay: 50 } as const;
 
+/** A visitor's chat message, in code points (after trimming): longer ones are refused at the edge. */
+export const CHAT_MESSAGE_MAX_CHARS = 8_000;
+
+/** How long a message the filter refused is kept for the owner to read; the retention job deletes it after. */
+export const REFUSED_MESSAGE_DAYS = 30;
+
 /** Knowledge retrieval keeps its own limits whatever the owner sets. */
 export const KNOWLEDGE_RATE_LIMITS = { perMinute: 30, perDay: 1_000 } as const;
 

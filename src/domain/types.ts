@@ -86,6 +86,16 @@ export interface Lead {
   capturedAt: Date;
 }
 
+/** A visitor's message the message filter refused, kept for the owner (REFUSED_MESSAGE_DAYS). */
+export interface RefusedMessage {
+  id: string;
+  botId: string;
+  /** The filter's reason, as chat's `blocked` answer names it. */
+  reason: string;
+  content: string;
+  createdAt: Date;
+}
+
 export const NOTIFICATION_KINDS = ['conversation_started', 'lead_captured', 'owner_key_cap_reached', 'owner_key_refused'] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 

@@ -87,6 +87,7 @@ describe.runIf(browserAvailable())('every page at 375 and 1440 px: screenshots a
       },
     },
     { name: 'leads', path: '/dashboard/leads', ready: (page) => page.getByRole('cell', { name: 'recruiter@example.com' }).waitFor() },
+    { name: 'refused', path: '/dashboard/refused', ready: (page) => page.getByText('No message was refused in the last 30 days.').waitFor() },
     { name: 'tokens', path: '/dashboard/tokens', ready: (page) => page.getByRole('cell', { name: /^(Name: )?Portfolio site$/ }).waitFor() },
     { name: 'settings', path: '/dashboard/settings', ready: (page) => page.getByLabel('Delete conversations older than').waitFor() },
     { name: 'account', path: '/dashboard/account', ready: (page) => page.getByRole('cell', { name: 'This browser' }).waitFor() },

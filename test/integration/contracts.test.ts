@@ -5,12 +5,14 @@ import { PgBotTokenRepository } from '../../src/adapters/persistence/pg-bot-toke
 import { PgConversationRepository } from '../../src/adapters/persistence/pg-conversation-repository.ts';
 import { PgEmbeddingCache } from '../../src/adapters/persistence/pg-embedding-cache.ts';
 import { PgLeadRepository } from '../../src/adapters/persistence/pg-lead-repository.ts';
+import { PgRefusedMessageRepository } from '../../src/adapters/persistence/pg-refused-message-repository.ts';
 import { PgNotificationRepository } from '../../src/adapters/persistence/pg-notification-repository.ts';
 import { PgRateLimiter } from '../../src/adapters/persistence/pg-rate-limiter.ts';
 import { botTokenRepositoryContract } from '../contracts/bot-token-repository.contract.ts';
 import { conversationRepositoryContract } from '../contracts/conversation-repository.contract.ts';
 import { embeddingCacheContract } from '../contracts/embedding-cache.contract.ts';
 import { leadRepositoryContract } from '../contracts/lead-repository.contract.ts';
+import { refusedMessageRepositoryContract } from '../contracts/refused-message-repository.contract.ts';
 import { notificationRepositoryContract } from '../contracts/notification-repository.contract.ts';
 import { ownerKeyRepositoryContract } from '../contracts/owner-key-repository.contract.ts';
 import { PgOwnerKeyRepository } from '../../src/adapters/persistence/pg-owner-key-repository.ts';
@@ -81,6 +83,12 @@ leadRepositoryContract(async () => {
     conversationIds: [await insertConversation(botId), await insertConversation(botId)],
   };
 });
+
+refusedMessageRepositoryContract(async () => ({
+  subject: new PgRefusedMessageRepository(database.db),
+  botId: await insertBot(),
+  otherBotId: await insertBot(),
+}));
 
 notificationRepositoryContract(async () => ({
   subject: new PgNotificationRepository(database.db),

@@ -132,9 +132,22 @@ describe('deletion and retention', () => {
 
   it('sweeps batch after batch, and stops when another instance holds the lock', async () => {
     let left = 7;
-    const sweep = makeSweepRetention({ sweeper: { sweepBatch: async (_now, size) => { const n = Math.min(size, left); left -= n; return n; } }, clock: fixedClock(), batchSize: 3 });
+    let refusedLeft = 5;
+    const refusedBefore: Date[] = [];
+    const clock = fixedClock();
+    const sweep = makeSweepRetention({
+      sweeper: {
+        sweepBatch: async (_now, size) => { const n = Math.min(size, left); left -= n; return n; },
+        sweepRefusedBatch: async (before, size) => { refusedBefore.push(before); const n = Math.min(size, refusedLeft); refusedLeft -= n; return n; },
+      },
+      clock,
+      batchSize: 3,
+    });
     expect(await sweep()).toBe(7);
-    const busy = makeSweepRetention({ sweeper: { sweepBatch: async () => 'busy' as const }, clock: fixedClock(), batchSize: 3 });
+    // Refused messages go after 30 days, whatever the owner's retention, batch after batch too.
+    expect(refusedLeft).toBe(0);
+    expect(refusedBefore.map((d) => clock.now().getTime() - d.getTime())).toEqual([30 * 24 * 60 * 60 * 1000, 30 * 24 * 60 * 60 * 1000]);
+    const busy = makeSweepRetention({ sweeper: { sweepBatch: async () => 'busy' as const, sweepRefusedBatch: async () => 'busy' as const }, clock: fixedClock(), batchSize: 3 });
     expect(await busy()).toBe(0);
   });
 });

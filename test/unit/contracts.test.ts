@@ -3,12 +3,14 @@ import { botTokenRepositoryContract } from '../contracts/bot-token-repository.co
 import { conversationRepositoryContract } from '../contracts/conversation-repository.contract.ts';
 import { embeddingCacheContract } from '../contracts/embedding-cache.contract.ts';
 import { leadRepositoryContract } from '../contracts/lead-repository.contract.ts';
+import { refusedMessageRepositoryContract } from '../contracts/refused-message-repository.contract.ts';
 import { notificationRepositoryContract } from '../contracts/notification-repository.contract.ts';
 import { ownerKeyRepositoryContract } from '../contracts/owner-key-repository.contract.ts';
 import { InMemoryOwnerKeyRepository } from '../fakes/in-memory-owner-key-repository.ts';
 import { rateLimiterContract } from '../contracts/rate-limiter.contract.ts';
 import { InMemoryEmbeddingCache } from '../fakes/in-memory-embedding-cache.ts';
 import { InMemoryLeadRepository } from '../fakes/in-memory-lead-repository.ts';
+import { InMemoryRefusedMessageRepository } from '../fakes/in-memory-refused-message-repository.ts';
 import { InMemoryNotificationRepository } from '../fakes/in-memory-notification-repository.ts';
 import { InMemoryRateLimiter } from '../fakes/in-memory-rate-limiter.ts';
 import { inMemoryRepositories } from '../fakes/in-memory-repositories.ts';
@@ -49,6 +51,11 @@ leadRepositoryContract(async () => ({
   otherBotId: randomUUID(),
   conversationIds: [randomUUID(), randomUUID()],
 }));
+
+refusedMessageRepositoryContract(async () => {
+  const { repos, botId, otherBotId } = await fakesWithTwoBots();
+  return { subject: new InMemoryRefusedMessageRepository(repos.bots), botId, otherBotId };
+});
 
 notificationRepositoryContract(async () => ({
   subject: new InMemoryNotificationRepository(),

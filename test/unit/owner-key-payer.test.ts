@@ -8,6 +8,7 @@ import { fixedClock } from '../fakes/clock.ts';
 import { FakeLlmGateway } from '../fakes/fake-llm-gateway.ts';
 import { InMemoryChatAdmission } from '../fakes/in-memory-chat-admission.ts';
 import { InMemoryOwnerKeyRepository } from '../fakes/in-memory-owner-key-repository.ts';
+import { InMemoryRefusedMessageRepository } from '../fakes/in-memory-refused-message-repository.ts';
 import { InMemoryRateLimiter } from '../fakes/in-memory-rate-limiter.ts';
 import { inMemoryRepositories } from '../fakes/in-memory-repositories.ts';
 
@@ -51,6 +52,7 @@ const setup = async () => {
     cleanReply,
     clock,
     ownerKey: makeOwnerKeyPayer({ ownerKeys, vault: fakeVault, notifications: repos.notifications, clock }),
+    refused: new InMemoryRefusedMessageRepository(repos.bots),
   });
   const saveKey = makeSaveOwnerKey({ ownerKeys, clock, users: repos.users, vault: fakeVault, gateways });
   const ask = (apiKey = '', message = 'What did Ada build?') => send({ botId: bot.id, message, apiKey });

@@ -8,6 +8,7 @@ import { fixedClock } from '../fakes/clock.ts';
 import { FakeLlmGateway } from '../fakes/fake-llm-gateway.ts';
 import { inMemoryRepositories } from '../fakes/in-memory-repositories.ts';
 import { InMemoryChatAdmission } from '../fakes/in-memory-chat-admission.ts';
+import { InMemoryRefusedMessageRepository } from '../fakes/in-memory-refused-message-repository.ts';
 import { InMemoryRateLimiter } from '../fakes/in-memory-rate-limiter.ts';
 
 const KEY = 'sk-test-key-canary-0123456789abcdefghijkl';
@@ -43,7 +44,8 @@ const setup = async (options: { provider?: LlmProvider; model?: string; perMinut
   );
   if (options.perMinute) await repos.bots.updateSettings(bot.id, { rateLimits: { perMinute: options.perMinute } }, clock.now());
   const admission = new InMemoryChatAdmission(repos.bots, limiter);
-  const send = makeSendChatMessage({ admission, gateways, clock, checkMessage, cleanReply });
+  const refused = new InMemoryRefusedMessageRepository(repos.bots);
+  const send = makeSendChatMessage({ admission, gateways, clock, checkMessage, cleanReply, refused });
   const ask = (message: string, extra: { azureEndpoint?: string } = {}) => send({ botId: bot.id, message, apiKey: KEY, ...extra });
   const gateway = gateways[provider];
   /** How many more requests the limiter would admit right now (consumes them). */
@@ -52,13 +54,13 @@ const setup = async (options: { provider?: LlmProvider; model?: string; perMinut
     while ((await limiter.consume(chatBucket(bot.id), { perMinute: 10, perDay: 50 }, clock.now())).allowed) admitted++;
     return admitted;
   };
-  return { repos, clock, limiter, admission, gateways, gateway, bot, ask, remainingBudget };
+  return { repos, clock, limiter, admission, gateways, gateway, bot, ask, remainingBudget, refused };
 };
 
 describe('SendChatMessage: the first failing step decides', () => {
   it('6: an unknown bot is bot_not_found, before any rate-limit budget is spent', async () => {
     const s = await setup();
-    const send = makeSendChatMessage({ admission: s.admission, gateways: s.gateways, clock: s.clock, checkMessage, cleanReply });
+    const send = makeSendChatMessage({ admission: s.admission, gateways: s.gateways, clock: s.clock, checkMessage, cleanReply, refused: s.refused });
     expect(await send({ botId: 'c0ffee00-0000-4000-8000-000000000000', message: INJECTION, apiKey: KEY })).toEqual({
       ok: false,
       error: { type: 'bot_not_found' },
@@ -95,6 +97,28 @@ describe('SendChatMessage: the first failing step decides', () => {
     expect(result.ok).toBe(false);
     expect(!result.ok && result.error.type).toBe('blocked');
     expect(s.gateway.requests).toEqual([]);
+  });
+
+  it('9: a blocked message is kept for the owner with its reason and time; a message answered, or refused earlier, is not', async () => {
+    const s = await setup({ perMinute: 2 });
+    expect((await s.ask('What did Ada build?')).ok).toBe(true);
+    const blocked = await s.ask(INJECTION);
+    if (blocked.ok || blocked.error.type !== 'blocked') throw new Error(`expected blocked, got ${JSON.stringify(blocked)}`);
+    const { reason } = blocked.error;
+    expect(await s.ask(INJECTION)).toMatchObject({ ok: false, error: { type: 'rate_limit' } });
+    expect(s.refused.messages).toEqual([{ id: expect.any(String), botId: s.bot.id, reason, content: INJECTION, createdAt: s.clock.now() }]);
+    expect([...s.refused.daily]).toEqual([[`${s.bot.id}|2026-11-21|${reason}`, 1]]);
+  });
+
+  it('9: a refused message is stored at most at the chat limit of 8,000 code points', async () => {
+    const s = await setup();
+    // Past the edge's limit (a caller that skipped it), in astral characters: cut on code points, never inside one.
+    const long = `${INJECTION} ${'𝒜'.repeat(9_000)}`;
+    const result = await s.ask(long);
+    expect(!result.ok && result.error.type).toBe('blocked');
+    const stored = s.refused.messages[0]!.content;
+    expect(Array.from(stored)).toHaveLength(8_000);
+    expect(long.startsWith(stored)).toBe(true);
   });
 
   it('9: a blocked message still counted against the rate limit (step 8 came first)', async () => {

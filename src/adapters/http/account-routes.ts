@@ -24,7 +24,7 @@ import { writable } from './csv.ts';
 import { ACCOUNT_ERROR_BODIES, accountErrorReply, reply } from './http-errors.ts';
 import { bodyRefusals, errorBody, errorOneOf, HEADERS, isoTimestamp, OWNER_RESPONSES, uuidString, type OperationDoc } from './operation-doc.ts';
 import { currentUserId } from './owner-auth.ts';
-import { conversationFields, conversationJson, leadJson, leadSchema, notificationJson, notificationSchema } from './owner-routes.ts';
+import { conversationFields, conversationJson, leadJson, leadSchema, notificationJson, notificationSchema, refusedMessageJson, refusedMessageSchema } from './owner-routes.ts';
 import { tokenInfoJson, tokenInfoSchema } from './token-routes.ts';
 import { jsonBody } from './validated.ts';
 
@@ -99,6 +99,7 @@ const exportSchema = z.strictObject({
   ),
   leads: z.array(leadSchema),
   notifications: z.array(notificationSchema),
+  refusedMessages: z.array(refusedMessageSchema).meta({ description: 'The messages the filter refused in the last 30 days' }),
 });
 
 const retentionSchema = z.object({ days: z.number().int().nullable() });
@@ -214,7 +215,7 @@ export const accountOperations: OperationDoc[] = [
     tag: 'Account',
     summary: 'Download my data',
     description:
-      'One JSON file, streamed (any number of messages, in constant memory): the account, the bot, the tokens’ metadata, every conversation with its messages, every lead, the notifications. No password hash, no token and no token hash.',
+      'One JSON file, streamed (any number of messages, in constant memory): the account, the bot, the tokens’ metadata, every conversation with its messages, every lead, the notifications, the messages the filter refused (kept 30 days). No password hash, no token and no token hash.',
     security: 'session',
     responses: {
       200: { description: 'The file (Content-Disposition: attachment)', schema: exportSchema },
@@ -318,6 +319,8 @@ const writeExport = async (res: Response, data: AccountExport, now: Date) => {
   await writeArray(write, data.leads, (lead, out) => out(JSON.stringify(leadJson(lead))));
   await write(',"notifications":');
   await writeArray(write, data.notifications, (n, out) => out(JSON.stringify(notificationJson(n))));
+  await write(',"refusedMessages":');
+  await writeArray(write, data.refusedMessages, (m, out) => out(JSON.stringify(refusedMessageJson(m))));
   await write('}');
 };
 

@@ -7,12 +7,14 @@ import type {
   makeListConversations,
   makeListLeads,
   makeListNotifications,
+  makeListRefusedMessages,
   makeMarkAllNotificationsRead,
   makeMarkNotificationRead,
   makeUpdateAccountSettings,
 } from '../../application/owner-lists.ts';
 import type { ConversationSummary } from '../../application/ports.ts';
-import { NOTIFICATION_KINDS, type Conversation, type Lead, type Notification, type Page, type StoredMessage } from '../../domain/types.ts';
+import { BLOCK_REASONS } from '@careerbot/guardrails';
+import { NOTIFICATION_KINDS, type Conversation, type Lead, type Notification, type Page, type RefusedMessage, type StoredMessage } from '../../domain/types.ts';
 import { writeCsv } from './csv.ts';
 import { ownerErrorReply, reply } from './http-errors.ts';
 import { bodyRefusals, isoTimestamp, OWNER_RESPONSES, page, uuidString, type OperationDoc } from './operation-doc.ts';
@@ -24,6 +26,7 @@ export interface OwnerRouteDeps {
   listConversations: ReturnType<typeof makeListConversations>;
   getConversation: ReturnType<typeof makeGetConversation>;
   listLeads: ReturnType<typeof makeListLeads>;
+  listRefusedMessages: ReturnType<typeof makeListRefusedMessages>;
   exportLeads: ReturnType<typeof makeExportLeads>;
   listNotifications: ReturnType<typeof makeListNotifications>;
   markNotificationRead: ReturnType<typeof makeMarkNotificationRead>;
@@ -67,6 +70,8 @@ export const notificationJson = (n: Notification) => ({
   readAt: n.readAt?.toISOString() ?? null,
 });
 
+export const refusedMessageJson = (m: RefusedMessage) => ({ id: m.id, reason: m.reason, content: m.content, createdAt: m.createdAt.toISOString() });
+
 export const conversationSummaryJson = (c: ConversationSummary) => ({ ...conversationJson(c), preview: c.preview });
 
 export const conversationDetailJson = (detail: { conversation: Conversation; messages: StoredMessage[] }) => ({
@@ -96,6 +101,12 @@ export const notificationSchema = z.object({
   payload: z.record(z.string(), z.unknown()),
   createdAt: isoTimestamp,
   readAt: isoTimestamp.nullable(),
+});
+export const refusedMessageSchema = z.object({
+  id: uuidString,
+  reason: z.enum(BLOCK_REASONS).meta({ description: 'The filter’s reason, as chat’s `blocked` answer named it' }),
+  content: z.string().meta({ description: 'The visitor’s message as they sent it (at most 8,000 characters): text, never markup' }),
+  createdAt: isoTimestamp,
 });
 const accountSettingsSchema = z.object({ notifyLeadsEmail: z.boolean() });
 
@@ -142,6 +153,17 @@ export const ownerOperations: OperationDoc[] = [
     security: 'session',
     query: pageQuery,
     responses: { 200: { description: 'One page', schema: page(leadSchema) }, 400: queryInvalid, 401: unauthorized, 404: botNotFound },
+  },
+  {
+    method: 'get',
+    path: '/api/bots/refused-messages',
+    tag: 'Dashboard',
+    summary: 'List the messages the filter refused, newest first',
+    description:
+      'Each chat message answered `400 blocked` is kept for 30 days with the reason and the time, so the owner can see whether a recruiter was refused; the retention job deletes older ones. The counts by reason are in `GET /api/bots/insights`.',
+    security: 'session',
+    query: pageQuery,
+    responses: { 200: { description: 'One page', schema: page(refusedMessageSchema) }, 400: queryInvalid, 401: unauthorized, 404: botNotFound },
   },
   {
     method: 'get',
@@ -250,6 +272,15 @@ export const botListRoutes = (d: OwnerRouteDeps): Router => {
       const result = await d.listLeads(currentUserId(req), page);
       if (!result.ok) return reply(res, ownerErrorReply(result.error));
       res.json(pageJson(result.value, leadJson));
+    }),
+  );
+
+  router.get(
+    '/refused-messages',
+    validQuery(pageQuery, async (req, res, page) => {
+      const result = await d.listRefusedMessages(currentUserId(req), page);
+      if (!result.ok) return reply(res, ownerErrorReply(result.error));
+      res.json(pageJson(result.value, refusedMessageJson));
     }),
   );
 

@@ -1,6 +1,6 @@
 import type { BotRouteDeps } from './bot-routes.ts';
 import { overviewJson } from './bot-routes.ts';
-import { conversationDetailJson, conversationSummaryJson, leadJson, notificationJson, pageJson, type OwnerRouteDeps } from './owner-routes.ts';
+import { conversationDetailJson, conversationSummaryJson, leadJson, notificationJson, pageJson, refusedMessageJson, type OwnerRouteDeps } from './owner-routes.ts';
 import { publicBotJson } from './runtime-routes.ts';
 import { tokenInfoJson, type TokenRouteDeps } from './token-routes.ts';
 import type { makeGetPublicBot } from '../../application/get-bot-config.ts';
@@ -40,6 +40,11 @@ export const pageViews = (d: BotRouteDeps & OwnerRouteDeps & TokenRouteDeps & Ow
   leads: async (userId: string) => {
     const result = await d.listLeads(userId, FIRST_PAGE);
     return result.ok ? pageJson(result.value, leadJson) : null;
+  },
+  /** GET /api/bots/refused-messages?limit=20 */
+  refusedMessages: async (userId: string) => {
+    const result = await d.listRefusedMessages(userId, FIRST_PAGE);
+    return result.ok ? pageJson(result.value, refusedMessageJson) : null;
   },
   /** GET /api/bots/tokens */
   tokens: async (userId: string) => {

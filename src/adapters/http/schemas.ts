@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { CHAT_MESSAGE_MAX_CHARS } from '../../domain/bot-rules.ts';
 import { decodeCursor } from '../../domain/pagination.ts';
 import { MAX_EMBED_ORIGINS, parseEmbedOrigin } from '../../domain/embed-origins.ts';
 import { DEPLOYMENT_MODES, LLM_PROVIDERS, PERSONALITIES } from '../../domain/types.ts';
@@ -210,7 +211,7 @@ export const botSettingsBody = z.object(
 
 // ---------------------------------------------------------------- chat
 
-export const chatBody = z.object({ message: boundedText(1, 8_000) }, OBJECT_EXPECTED);
+export const chatBody = z.object({ message: boundedText(1, CHAT_MESSAGE_MAX_CHARS) }, OBJECT_EXPECTED);
 
 // ---------------------------------------------------------------- owner lists
 

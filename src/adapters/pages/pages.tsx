@@ -8,6 +8,7 @@ import { DashboardLayout, type NotificationList, type Overview } from './client/
 import { ConversationPage, ConversationsPage, LeadsPage, type ConversationDetail, type ConversationItem, type LeadItem, type ListPage } from './client/lists-pages.tsx';
 import { OverviewPage, TryPage } from './client/overview-page.tsx';
 import type { OwnerKeyView } from './client/owner-key-section.tsx';
+import { RefusedPage, type RefusedItem } from './client/refused-page.tsx';
 import { SettingsPage } from './client/settings-page.tsx';
 import { HomePage, NotAvailablePage, NotFoundPage } from './client/static-pages.tsx';
 import { TokensPage, type TokenInfo } from './client/tokens-page.tsx';
@@ -27,6 +28,8 @@ export interface PageData {
   conversation: ConversationDetail | null;
   /** GET /api/bots/leads?limit=20 */
   leads: ListPage<LeadItem> | null;
+  /** GET /api/bots/refused-messages?limit=20 */
+  refusedMessages: ListPage<RefusedItem> | null;
   /** GET /api/bots/tokens */
   tokens: { tokens: TokenInfo[] } | null;
   /** GET /api/account/settings */
@@ -110,6 +113,15 @@ export const PAGES: PageEntry[] = [
     render: (p) => <ConversationPage conversationId={p.params?.id} initial={p.conversation} />,
   },
   { name: 'insights', path: '/dashboard/insights', title: 'Insights', nav: 'Insights', access: 'owner', render: () => <InsightsPage /> },
+  {
+    name: 'refused',
+    path: '/dashboard/refused',
+    title: 'Refused messages',
+    nav: 'Refused messages',
+    access: 'owner',
+    data: ['refusedMessages'],
+    render: (p) => <RefusedPage initial={p.refusedMessages} />,
+  },
   { name: 'leads', path: '/dashboard/leads', title: 'Leads', nav: 'Leads', access: 'owner', data: ['leads'], render: (p) => <LeadsPage initial={p.leads} /> },
   {
     name: 'tokens',

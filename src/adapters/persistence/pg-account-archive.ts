@@ -1,5 +1,5 @@
 import type { AccountArchive } from '../../application/ports.ts';
-import type { Bot, BotTokenInfo, Conversation, Lead, Notification, StoredMessage, User } from '../../domain/types.ts';
+import type { Bot, BotTokenInfo, Conversation, Lead, Notification, RefusedMessage, StoredMessage, User } from '../../domain/types.ts';
 import type { QueryResultRow } from 'pg';
 import type { Queryable } from './db.ts';
 import { BOT_COLUMNS, rowToBot } from './pg-bot-repository.ts';
@@ -7,6 +7,7 @@ import { rowToBotTokenInfo, TOKEN_COLUMNS } from './pg-bot-token-repository.ts';
 import { CONVERSATION_COLUMNS, rowToConversation, rowToStoredMessage } from './pg-conversation-repository.ts';
 import { LEAD_COLUMNS, rowToLead } from './pg-lead-repository.ts';
 import { NOTIFICATION_COLUMNS, rowToNotification } from './pg-notification-repository.ts';
+import { REFUSED_MESSAGE_COLUMNS, rowToRefusedMessage } from './pg-refused-message-repository.ts';
 import { rowToUser, USER_COLUMNS } from './pg-user-repository.ts';
 
 /** Rows per read: an export holds at most this many rows of one kind in memory. */
@@ -20,6 +21,7 @@ const CONVERSATIONS = `SELECT ${CONVERSATION_COLUMNS} FROM conversations WHERE b
 const MESSAGES = `SELECT position, role, content, created_at FROM conversation_messages WHERE conversation_id = $1 AND position > $2 ORDER BY position LIMIT ${PAGE}`;
 const LEADS = `SELECT ${LEAD_COLUMNS} FROM leads WHERE bot_id = $1 AND id > $2 ORDER BY id LIMIT ${PAGE}`;
 const NOTIFICATIONS = `SELECT ${NOTIFICATION_COLUMNS} FROM notifications WHERE user_id = $1 AND id > $2 ORDER BY id LIMIT ${PAGE}`;
+const REFUSED = `SELECT ${REFUSED_MESSAGE_COLUMNS} FROM refused_messages WHERE bot_id = $1 AND id > $2 ORDER BY id LIMIT ${PAGE}`;
 type RowOf<F> = F extends (row: infer R) => unknown ? R : never;
 
 const BEFORE_ANY_UUID = '00000000-0000-0000-0000-000000000000';
@@ -51,6 +53,10 @@ export class PgAccountArchive implements AccountArchive {
 
   notifications(userId: string): AsyncIterable<Notification[]> {
     return this.pages(NOTIFICATIONS, userId, BEFORE_ANY_UUID, (row) => row.id, rowToNotification);
+  }
+
+  refusedMessages(botId: string): AsyncIterable<RefusedMessage[]> {
+    return this.pages(REFUSED, botId, BEFORE_ANY_UUID, (row) => row.id, rowToRefusedMessage);
   }
 
   private async *pages<R extends QueryResultRow, K, T>(sql: string, owner: string, first: K, keyOf: (row: R) => K, map: (row: R) => T) {

@@ -1,4 +1,4 @@
-import type { InsightsDay, InsightsReader, RefusalCounter, TopQuestion } from '../../application/ports.ts';
+import type { InsightsDay, InsightsReader, TopQuestion } from '../../application/ports.ts';
 import type { Queryable } from './db.ts';
 
 // Each reads conversations_bot_insights_idx (bot, started_at), leads_bot_page_idx or the daily
@@ -47,11 +47,7 @@ const REFUSALS = `
   WHERE bot_id = $1 AND day >= ($2::timestamptz AT TIME ZONE 'UTC')::date
   GROUP BY reason ORDER BY 2 DESC, 1`;
 
-const COUNT_REFUSAL = `
-  INSERT INTO bot_refusals_daily (bot_id, day, reason, count) VALUES ($1, ($2::timestamptz AT TIME ZONE 'UTC')::date, $3, 1)
-  ON CONFLICT (bot_id, day, reason) DO UPDATE SET count = bot_refusals_daily.count + 1`;
-
-export class PgInsights implements InsightsReader, RefusalCounter {
+export class PgInsights implements InsightsReader {
   constructor(private readonly q: Queryable) {}
 
   async perDay(botId: string, since: Date): Promise<InsightsDay[]> {
@@ -69,9 +65,5 @@ export class PgInsights implements InsightsReader, RefusalCounter {
 
   async refusals(botId: string, since: Date): Promise<{ reason: string; count: number }[]> {
     return (await this.q.query<{ reason: string; count: number }>(REFUSALS, [botId, since])).rows;
-  }
-
-  async count(botId: string, reason: string, now: Date): Promise<void> {
-    await this.q.query(COUNT_REFUSAL, [botId, now, reason]);
   }
 }

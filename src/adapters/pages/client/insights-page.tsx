@@ -1,6 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api } from './api.ts';
 import { Alert } from './fields.tsx';
+import { reasonLabel } from './refusal-reasons.ts';
 
 /** GET /api/bots/insights */
 export interface Insights {
@@ -10,14 +11,6 @@ export interface Insights {
   topQuestions: { question: string; count: number; conversationIds: string[] }[];
   refusals: { reason: string; count: number }[];
 }
-
-const REASON_WORDS: Record<string, string> = {
-  credential_probe: 'Asked for keys, passwords or other secrets',
-  system_prompt_extraction: 'Asked for the bot’s hidden instructions',
-  jailbreak: 'Tried to switch off the bot’s rules',
-  role_override: 'Tried to make the bot play someone else',
-  prompt_injection: 'Tried to give the bot new instructions',
-};
 
 type Series = 'conversations' | 'messages' | 'leads';
 const SERIES: { key: Series; label: string }[] = [
@@ -186,7 +179,7 @@ export const InsightsPage = () => {
                   <tbody>
                     {insights.refusals.map((r) => (
                       <tr key={r.reason}>
-                        <th scope="row">{REASON_WORDS[r.reason] ?? r.reason}</th>
+                        <th scope="row">{reasonLabel(r.reason)}</th>
                         <td>{r.count.toLocaleString('en')}</td>
                       </tr>
                     ))}
@@ -194,6 +187,7 @@ export const InsightsPage = () => {
                 </table>
               </div>
             )}
+            <a href="/dashboard/refused">Read the refused messages</a>
           </section>
         </>
       )}
@@ -206,6 +200,7 @@ export const InsightsSummary = () => {
   const { insights } = useInsights(30);
   if (!insights) return null;
   const { totals } = insights;
+  const refused = insights.refusals.reduce((sum, r) => sum + r.count, 0);
   return (
     <section class="card" aria-labelledby="insights-summary">
       <h2 id="insights-summary">Last 30 days</h2>
@@ -213,6 +208,11 @@ export const InsightsSummary = () => {
         {totals.conversations.toLocaleString('en')} conversations, {totals.leads.toLocaleString('en')} leads; {percent(totals.leadShare)} of conversations ended in a lead.
         {insights.topQuestions[0] && <> Asked most: “{insights.topQuestions[0].question}”.</>}
       </p>
+      {refused > 0 && (
+        <p>
+          The message filter refused {refused === 1 ? '1 message' : `${refused.toLocaleString('en')} messages`}. <a href="/dashboard/refused">See what it refused</a>
+        </p>
+      )}
       <a href="/dashboard/insights">See the insights</a>
     </section>
   );

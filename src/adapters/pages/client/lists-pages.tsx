@@ -16,7 +16,7 @@ export interface ListPage<T> {
  * Cursor pagination, newest first: "Older" follows nextCursor, "Newer" goes back. `initial`
  * is the first page the server rendered (null: no bot yet); undefined: fetched after loading.
  */
-const usePages = <T,>(path: string, initial: ListPage<T> | null | undefined) => {
+export const usePages = <T,>(path: string, initial: ListPage<T> | null | undefined) => {
   const [cursors, setCursors] = useState<(string | null)[]>([null]);
   const [page, setPage] = useState<ListPage<T> | null>(initial ?? null);
   const [status, setStatus] = useState<'loading' | 'ok' | 'no_bot' | 'error'>(initial === undefined ? 'loading' : initial ? 'ok' : 'no_bot');
@@ -43,7 +43,7 @@ const usePages = <T,>(path: string, initial: ListPage<T> | null | undefined) => 
   };
 };
 
-const Pager = (p: { pageNumber: number; hasOlder: boolean; older: () => void; newer: () => void; label: string }) => (
+export const Pager = (p: { pageNumber: number; hasOlder: boolean; older: () => void; newer: () => void; label: string }) => (
   <nav class="pager" aria-label={`${p.label} pages`}>
     <button type="button" onClick={p.newer} disabled={p.pageNumber === 1}>
       Newer
@@ -55,7 +55,7 @@ const Pager = (p: { pageNumber: number; hasOlder: boolean; older: () => void; ne
   </nav>
 );
 
-const Listing = (p: { status: string; empty: string; children: ComponentChildren }) => {
+export const Listing = (p: { status: string; empty: string; children: ComponentChildren }) => {
   if (p.status === 'loading') return <p class="muted">Loading…</p>;
   if (p.status === 'no_bot') return <NoBotYet />;
   if (p.status === 'error') return <Alert>Loading failed. Please reload the page.</Alert>;
