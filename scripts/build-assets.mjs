@@ -39,6 +39,8 @@ const common = {
 export const WIDGET_FILES = [
   // The managed embed: one script tag on any site.
   { specifier: '@careerbot/widget/embed', out: 'widget.js' },
+  // The chat in the managed embed's frame, which the embed page loads from /assets.
+  { specifier: '@careerbot/widget/embed-frame', out: 'embed-frame.js' },
   // The self-hosted widget, served by the platform and published as a package.
   { specifier: '@careerbot/widget/script', out: 'widget/careerbot-widget.js' },
   { specifier: '@careerbot/widget', out: 'widget/careerbot-widget.mjs' },

@@ -13,8 +13,10 @@ const BUNDLES = [
   // The self-hosted widget: a classic script tag (window.CareerBotWidget) and an ES module.
   { entry: 'src/browser.ts', out: 'careerbot-widget.js', format: 'iife' },
   { entry: 'src/index.ts', out: 'careerbot-widget.mjs', format: 'esm' },
-  // The managed embed, which the platform serves as /widget.js.
+  // The managed embed, which the platform serves as /widget.js: the launcher and the chat's frame.
   { entry: 'src/managed-embed.ts', out: 'managed-embed.js', format: 'iife' },
+  // The chat inside that frame, on the platform's embed page (/embed/{botId}).
+  { entry: 'src/embed-frame.ts', out: 'embed-frame.js', format: 'iife' },
   // The chat problems in words, for the platform's own pages.
   { entry: 'src/chat-problems.ts', out: 'chat-problems.js', format: 'esm' },
   // Streamed replies read and their markdown drawn as DOM nodes (marked's lexer), for the platform's pages.

@@ -9,6 +9,7 @@ export interface BotOverview {
     themeColor: string;
     deploymentMode: DeploymentMode;
     rateLimits: { perMinute: number; perDay: number };
+    embedOrigins: string[];
   };
   stats: BotStats;
   /** The owner's provider and model, which answer for the bot (the editor shows them). */
@@ -23,7 +24,7 @@ const overviewOf = async (d: OverviewPorts, bot: Bot): Promise<BotOverview> => {
   const [stats, owner] = await Promise.all([d.bots.stats(bot.id), d.users.findById(bot.userId)]);
   return {
     bot,
-    settings: { themeColor: bot.themeColor, deploymentMode: bot.deploymentMode, rateLimits: effectiveRateLimits(bot) },
+    settings: { themeColor: bot.themeColor, deploymentMode: bot.deploymentMode, rateLimits: effectiveRateLimits(bot), embedOrigins: bot.embedOrigins },
     stats,
     llm: { provider: owner?.llmProvider ?? null, model: owner?.llmModel ?? null },
   };

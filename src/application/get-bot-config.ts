@@ -52,6 +52,8 @@ export interface PublicBot {
   llmProvider: LlmProvider;
   /** The owner's key answers a visitor who brings none. */
   ownerKeyAnswers: boolean;
+  /** The sites allowed to frame the managed widget's chat (empty: any); not part of the public view's JSON. */
+  embedOrigins: string[];
 }
 
 /**
@@ -65,5 +67,5 @@ export const makeGetPublicBot =
     const target = await d.bots.findChatTarget(botId);
     if (!target) return err({ type: 'bot_not_found' });
     const ownerKey = d.ownerKeys ? await d.ownerKeys.status(target.bot.userId) : null;
-    return ok({ view: botConfigView(target.bot), llmProvider: target.provider, ownerKeyAnswers: ownerKeyAnswers(ownerKey, target.provider) });
+    return ok({ view: botConfigView(target.bot), llmProvider: target.provider, ownerKeyAnswers: ownerKeyAnswers(ownerKey, target.provider), embedOrigins: target.bot.embedOrigins });
   };

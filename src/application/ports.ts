@@ -65,6 +65,7 @@ export interface BotSettingsPatch {
   themeColor?: string;
   deploymentMode?: DeploymentMode;
   rateLimits?: Partial<RateLimitOverrides>;
+  embedOrigins?: string[];
 }
 
 /** What the chat pipeline needs in one read: the bot and its owner's model choice. */

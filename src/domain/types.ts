@@ -43,6 +43,8 @@ export interface Bot {
   themeColor: string;
   deploymentMode: DeploymentMode;
   rateLimits: RateLimitOverrides;
+  /** The sites (origins) allowed to frame the managed widget's chat; empty: any site (embed-origins.ts). */
+  embedOrigins: string[];
   /** The SHA-256 (hex) of the owner's photo, re-encoded; null: the initials are the avatar. */
   photoHash: string | null;
   createdAt: Date;

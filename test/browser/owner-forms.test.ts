@@ -159,7 +159,7 @@ describe.runIf(browserAvailable())('sign-in, register, the bot editor and settin
     await page.getByText('Settings saved.').waitFor();
 
     const overview = await (await page.request.get('/api/bots')).json();
-    expect(overview.settings).toEqual({ themeColor: '#aa3300', deploymentMode: 'self_hosted', rateLimits: { perMinute: 3, perDay: 50 } });
+    expect(overview.settings).toEqual({ themeColor: '#aa3300', deploymentMode: 'self_hosted', rateLimits: { perMinute: 3, perDay: 50 }, embedOrigins: [] });
     expect((await (await page.request.get('/api/account/settings')).json()).notifyLeadsEmail).toBe(true);
 
     await page.reload();

@@ -65,7 +65,8 @@ describe.runIf(browserAvailable())('answering with the owner’s key, in Chromiu
     const visitor = await openTab(world);
     await visitor.page.goto(`${site.url}/managed.html`);
     await visitor.page.getByRole('button', { name: /^Chat with / }).click();
-    const dialog = visitor.page.getByRole('dialog');
+    // The chat runs in the platform's frame.
+    const dialog = visitor.page.frameLocator('iframe[title^="Chat with "]').getByRole('dialog');
     expect(await dialog.getByLabel('Your OpenAI API key').isVisible()).toBe(false);
     world.provider.respondWith(fakeReply.success('She worked with Charles Babbage.'));
     await dialog.getByLabel('Your message').fill('Who did she work with?');

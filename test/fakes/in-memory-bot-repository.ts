@@ -31,6 +31,7 @@ export class InMemoryBotRepository implements BotRepository {
       themeColor: DEFAULT_THEME_COLOR,
       deploymentMode: 'managed',
       rateLimits: { perMinute: null, perDay: null },
+      embedOrigins: [],
       photoHash: null,
       createdAt: now,
       updatedAt: now,
@@ -62,6 +63,7 @@ export class InMemoryBotRepository implements BotRepository {
       themeColor: patch.themeColor ?? bot.themeColor,
       deploymentMode: patch.deploymentMode ?? bot.deploymentMode,
       rateLimits: { ...bot.rateLimits, ...patch.rateLimits },
+      embedOrigins: patch.embedOrigins ? [...patch.embedOrigins] : bot.embedOrigins,
       updatedAt: new Date(Math.max(now.getTime(), bot.updatedAt.getTime() + 1)),
     };
     this.rows.set(botId, updated);

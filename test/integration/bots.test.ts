@@ -178,7 +178,7 @@ describe('GET /api/bots and PATCH /api/bots/settings', () => {
     expect(response.status).toBe(200);
     expect(response.json).toEqual({
       bot: saved,
-      settings: { themeColor: '#4f46e5', deploymentMode: 'managed', rateLimits: { perMinute: 10, perDay: 50 } },
+      settings: { themeColor: '#4f46e5', deploymentMode: 'managed', rateLimits: { perMinute: 10, perDay: 50 }, embedOrigins: [] },
       stats: { totalConversations: 0, totalMessages: 0, totalLeads: 0 },
       llm: { provider: 'openai', model: 'gpt-4o-mini' },
       image: `/api/avatars/${saved.id}.svg`,
@@ -211,6 +211,7 @@ describe('GET /api/bots and PATCH /api/bots/settings', () => {
       themeColor: '#aabbcc',
       deploymentMode: 'self_hosted',
       rateLimits: { perMinute: 3, perDay: 100_000 },
+      embedOrigins: [],
     });
     const reset = await client.patch('/api/bots/settings', { rateLimits: { perMinute: null } });
     expect(reset.json.settings.rateLimits).toEqual({ perMinute: 10, perDay: 100_000 });

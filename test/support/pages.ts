@@ -21,7 +21,7 @@ export interface PagesWorld {
 }
 
 /** The real service (its Express app on this file's database) with the fake provider, and Chromium. */
-export const startPagesWorld = async (env: Record<string, string> = {}): Promise<PagesWorld> => {
+export const startPagesWorld = async (env: Record<string, string> = {}, browserOptions: Parameters<typeof launchBrowser>[0] = {}): Promise<PagesWorld> => {
   const provider = await startFakeLlmProvider();
   const app = await startTestApp({
     env: {
@@ -32,7 +32,7 @@ export const startPagesWorld = async (env: Record<string, string> = {}): Promise
       ...env,
     },
   });
-  const browser = await launchBrowser();
+  const browser = await launchBrowser(browserOptions);
   return {
     app,
     provider,

@@ -19,7 +19,12 @@ export const browserAvailable = (): boolean => {
   return false;
 };
 
-export const launchBrowser = async (): Promise<Browser> =>
+/**
+ * `allowThirdPartyStorage`: this Chromium blocks third-party cookies, and with them the storage of
+ * a frame from another site (`sessionStorage` throws "Access is denied"); a browser that allows
+ * them (Chrome's default on the web today, Firefox and Safari partition it instead) is asked for here.
+ */
+export const launchBrowser = async (options: { allowThirdPartyStorage?: boolean } = {}): Promise<Browser> =>
   chromium.launch({
     executablePath: chromiumPath() ?? undefined,
     headless: true,
@@ -33,6 +38,7 @@ export const launchBrowser = async (): Promise<Browser> =>
       '--disable-component-update',
       '--disable-sync',
       '--disable-dev-shm-usage',
+      ...(options.allowThirdPartyStorage ? ['--disable-features=TrackingProtection3pcd'] : []),
     ],
   });
 

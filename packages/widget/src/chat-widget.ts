@@ -6,6 +6,7 @@
  */
 import { WIDGET_CSS } from './widget-css.ts';
 import { renderMarkdown } from './chat-reply.ts';
+import { adoptStyles, el, setAccent, widgetHost } from './widget-dom.ts';
 
 export interface Turn {
   role: 'user' | 'assistant';
@@ -61,6 +62,11 @@ export interface WidgetParts {
   answer: (question: string, turns: readonly Turn[], credentials: Credentials, signal: AbortSignal) => Promise<Answer>;
   /** After each completed turn (question and reply), with the whole transcript. */
   afterTurn?: (turns: readonly Turn[]) => void;
+  /**
+   * The chat is the whole page (the managed widget's frame): always open, no launcher of its own;
+   * closing (the close button, Esc) asks the host page to hide the frame.
+   */
+  framed?: { close(): void };
   /** Offer a short e-mail form once the bot has answered `afterReplies` times. */
   lead?: { afterReplies: number; submit: (email: string) => Promise<boolean> };
 }
@@ -77,7 +83,6 @@ export interface MountedWidget {
 export const LEAD_AFTER_REPLIES = 2;
 
 const DEFAULT_LOADING = ['Thinking…'];
-const THEME = /^#[0-9a-f]{6}$/i;
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
 const storage = {
@@ -118,39 +123,7 @@ const loadTurns = (key: string): Turn[] => {
   }
 };
 
-/** WCAG relative luminance of a #rrggbb colour, 0 (black) to 1 (white). */
-const relativeLuminance = (hex: string): number => {
-  const [r, g, b] = [1, 3, 5].map((at) => {
-    const channel = parseInt(hex.slice(at, at + 2), 16) / 255;
-    return channel <= 0.03928 ? channel / 12.92 : ((channel + 0.055) / 1.055) ** 2.4;
-  }) as [number, number, number];
-  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
-};
-
 let instances = 0;
-
-/** `document.createElement` with attributes and children; text children become text nodes. */
-const el = <K extends keyof HTMLElementTagNameMap>(
-  tag: K,
-  attributes: Record<string, string> = {},
-  ...children: (Node | string)[]
-): HTMLElementTagNameMap[K] => {
-  const element = document.createElement(tag);
-  for (const name of Object.keys(attributes)) element.setAttribute(name, attributes[name]!);
-  element.append(...children);
-  return element;
-};
-
-const applyStyles = (root: ShadowRoot) => {
-  // A constructed stylesheet is not an inline <style>, so a host page's strict CSP allows it.
-  try {
-    const sheet = new CSSStyleSheet();
-    sheet.replaceSync(WIDGET_CSS);
-    root.adoptedStyleSheets = [sheet];
-  } catch {
-    root.append(el('style', {}, WIDGET_CSS));
-  }
-};
 
 export const renderChatWidget = (parts: WidgetParts): MountedWidget => {
   const id = `careerbot-${++instances}`;
@@ -162,24 +135,10 @@ export const renderChatWidget = (parts: WidgetParts): MountedWidget => {
   /** Set once the visitor sent an e-mail or said no: the form is not offered again in this tab. */
   const leadDoneKey = `${parts.transcriptKey}:lead`;
 
-  // The host element lives on the host page: inline !important styles keep it rendered whatever
-  // the page's CSS says (`* { display: none }`, `div { … }`); a custom tag matches no `div` rule.
-  const host = document.createElement('careerbot-chat');
-  for (const [property, value] of [
-    ['display', 'block'],
-    ['position', 'static'],
-    ['visibility', 'visible'],
-    ['opacity', '1'],
-    ['width', '0'],
-    ['height', '0'],
-    ['margin', '0'],
-    ['padding', '0'],
-    ['border', '0'],
-  ] as const) {
-    host.style.setProperty(property, value, 'important');
-  }
+  const host = widgetHost();
   const root = host.attachShadow({ mode: 'open' });
-  applyStyles(root);
+  adoptStyles(root, WIDGET_CSS);
+  if (parts.framed) host.setAttribute('data-framed', '');
 
   const launcherText = el('span', { class: 'launcher-text' });
   const launcherAvatar = el('img', { class: 'avatar', alt: '', width: '32', height: '32' });
@@ -253,7 +212,8 @@ export const renderChatWidget = (parts: WidgetParts): MountedWidget => {
     ...(parts.lead ? [leadForm] : []),
     form,
   );
-  root.append(launcher, dialog);
+  // Framed, the chat is the whole page and the host page draws the launcher.
+  root.append(...(parts.framed ? [] : [launcher]), dialog);
 
   const bubble = (turn: Turn) => {
     const speaker = el('span', { class: 'visually-hidden' }, turn.role === 'user' ? 'You: ' : `${look.name}: `);
@@ -289,10 +249,7 @@ export const renderChatWidget = (parts: WidgetParts): MountedWidget => {
       if (look.avatarUrl) image.setAttribute('src', look.avatarUrl);
       image.hidden = !look.avatarUrl;
     }
-    const theme = look.themeColor && THEME.test(look.themeColor) ? look.themeColor : '#4f46e5';
-    host.style.setProperty('--careerbot-accent', theme, 'important');
-    // Text on the accent: dark on a light colour, white on a dark one, whatever the owner picked.
-    host.style.setProperty('--careerbot-accent-ink', relativeLuminance(theme) > 0.4 ? '#1c2430' : '#ffffff', 'important');
+    setAccent(host, look.themeColor);
     suggestions.replaceChildren(
       ...(look.suggestedQuestions ?? []).map((question) => {
         const button = el('button', { type: 'button', class: 'chip' }, question);
@@ -409,10 +366,12 @@ export const renderChatWidget = (parts: WidgetParts): MountedWidget => {
     dialog.hidden = false;
     launcher.setAttribute('aria-expanded', 'true');
     host.setAttribute('data-open', '');
-    renderLog(null);
+    // A reply being written keeps its bubble.
+    if (!waiting) renderLog(null);
     (keyRequired() && !keyInput.value ? keyInput : messageInput).focus();
   };
   const close = () => {
+    if (parts.framed) return parts.framed.close();
     dialog.hidden = true;
     launcher.setAttribute('aria-expanded', 'false');
     host.removeAttribute('data-open');
@@ -468,6 +427,7 @@ export const renderChatWidget = (parts: WidgetParts): MountedWidget => {
   renderLog(null);
   if (turns.some((turn) => turn.role === 'assistant')) offerLead();
   (parts.container ?? document.body).append(host);
+  if (parts.framed) dialog.hidden = false;
 
   return {
     open,

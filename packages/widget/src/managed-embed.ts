@@ -3,21 +3,17 @@
  *
  *   <script src="https://<platform>/widget.js" data-bot-id="<botId>" async></script>
  *
- * It reads the bot's public view, then shows the shared chat widget. When the owner's key
- * answers (`ownerKeyAnswers`), the visitor needs no key and may still give their own;
- * otherwise the visitor brings their own provider key: asked for once, kept in this tab's
- * sessionStorage, sent only in the x-llm-api-key header of the platform's chat endpoint. An unknown or inactive bot
- * renders nothing and says so once in the console.
+ * It draws a launcher button and, when it is pressed, a dialog holding a frame of the platform's
+ * embed page (/embed/{botId}), where the whole chat runs: the visitor's key field, its storage
+ * and the chat requests live on the platform's origin, so no script of the host page can read
+ * them. This script holds nothing secret. It speaks to the frame by postMessage, only with the
+ * platform's origin and only with its own frame: `open` (move focus into the chat) one way,
+ * `ready` and `close` the other; focus comes back to the launcher on close. An unknown or
+ * inactive bot renders nothing and says so once in the console.
  */
-import { renderChatWidget, type Answer } from './chat-widget.ts';
-import { answerFrom, STREAMING, UNREACHABLE } from './chat-answer.ts';
-import { PROVIDER_NAMES } from './chat-problems.ts';
 import { own, text } from './json-fields.ts';
-
-const texts = (value: unknown, key: string): string[] => {
-  const list = own(value, key);
-  return Array.isArray(list) ? list.filter((item): item is string => typeof item === 'string') : [];
-};
+import { adoptStyles, el, setAccent, widgetHost } from './widget-dom.ts';
+import { EMBED_HOST_CSS } from './embed-host-css.ts';
 
 const script =
   (document.currentScript as HTMLScriptElement | null) ?? document.querySelector<HTMLScriptElement>('script[data-bot-id][src*="/widget.js"]');
@@ -34,55 +30,68 @@ const start = async (tag: HTMLScriptElement) => {
   } catch {
     return unavailable();
   }
-  const provider = text(view, 'llmProvider') ?? 'openai';
-  const providerName = PROVIDER_NAMES[provider] ?? provider;
   const name = text(view, 'name') ?? 'Career bot';
   const image = text(view, 'image');
-  const ownerKeyAnswers = own(view, 'ownerKeyAnswers') === true;
 
-  const answer = async (question: string, _turns: unknown, credentials: { key: string; endpoint: string }, signal: AbortSignal): Promise<Answer> => {
-    const headers: Record<string, string> = { ...STREAMING };
-    if (credentials.key) headers['x-llm-api-key'] = credentials.key;
-    if (provider === 'azure' && credentials.key) headers['x-llm-azure-endpoint'] = credentials.endpoint;
-    try {
-      const response = await fetch(`${platform}/api/chat/${encodeURIComponent(botId)}`, {
-        method: 'POST',
-        credentials: 'omit',
-        headers,
-        body: JSON.stringify({ message: question }),
-        signal,
-      });
-      return await answerFrom(response);
-    } catch (error) {
-      if (signal.aborted) throw error;
-      return UNREACHABLE;
+  const host = widgetHost();
+  const root = host.attachShadow({ mode: 'open' });
+  adoptStyles(root, EMBED_HOST_CSS);
+  setAccent(host, text(view, 'themeColor'));
+
+  const avatar = el('img', { class: 'avatar', alt: '', width: '32', height: '32' });
+  if (image) avatar.setAttribute('src', new URL(image, platform).toString());
+  else avatar.hidden = true;
+  const launcher = el(
+    'button',
+    { type: 'button', class: 'launcher', 'aria-haspopup': 'dialog', 'aria-expanded': 'false', 'aria-controls': 'careerbot-dialog' },
+    avatar,
+    el('span', {}, `Chat with ${name}`),
+  );
+  const dialog = el('div', { id: 'careerbot-dialog', class: 'dialog', role: 'dialog', 'aria-modal': 'false', 'aria-label': name, hidden: '' });
+  root.append(launcher, dialog);
+
+  let frame: HTMLIFrameElement | null = null;
+  let ready = false;
+  const toFrame = (type: 'open') => frame?.contentWindow?.postMessage({ type: `careerbot:${type}` }, platform);
+
+  const open = () => {
+    if (!frame) {
+      // Made at the first open: a visitor who never chats loads no chat.
+      const src = `${platform}/embed/${encodeURIComponent(botId)}?host=${encodeURIComponent(location.origin)}`;
+      frame = el('iframe', { src, title: `Chat with ${name}`, referrerpolicy: 'origin' });
+      dialog.append(frame);
     }
+    dialog.hidden = false;
+    launcher.setAttribute('aria-expanded', 'true');
+    host.setAttribute('data-open', '');
+    frame.focus();
+    if (ready) toFrame('open');
+  };
+  const close = () => {
+    if (dialog.hidden) return;
+    dialog.hidden = true;
+    launcher.setAttribute('aria-expanded', 'false');
+    host.removeAttribute('data-open');
+    launcher.focus();
   };
 
-  renderChatWidget({
-    look: {
-      name,
-      headline: text(view, 'headline'),
-      avatarUrl: image ? new URL(image, platform).toString() : null,
-      themeColor: text(view, 'themeColor'),
-      suggestedQuestions: texts(view, 'suggestedQuestions'),
-      loadingMessages: texts(view, 'loadingMessages'),
-    },
-    transcriptKey: `careerbot:transcript:${botId}`,
-    keyRequest: {
-      label: `Your ${providerName} API key`,
-      hint: ownerKeyAnswers
-        ? `Optional: ${name} answers without a key of yours. To use your own ${providerName} key, enter it here; it stays in this browser tab and is sent only with your messages.`
-        : `${name} answers through ${providerName}. Your key stays in this browser tab and is sent only with your messages.`,
-      optional: ownerKeyAnswers,
-      storageKey: `careerbot:llm-key:${provider}`,
-      endpoint:
-        provider === 'azure'
-          ? { label: 'Your Azure OpenAI endpoint', hint: 'For example https://your-resource.openai.azure.com', storageKey: 'careerbot:azure-endpoint' }
-          : undefined,
-    },
-    answer,
+  window.addEventListener('message', (event) => {
+    if (!frame || event.origin !== platform || event.source !== frame.contentWindow) return;
+    const type = own(event.data, 'type');
+    if (type === 'careerbot:ready') {
+      ready = true;
+      if (!dialog.hidden) toFrame('open');
+    } else if (type === 'careerbot:close') close();
   });
+  launcher.addEventListener('click', () => (dialog.hidden ? open() : close()));
+  // Esc on the host page's side of the dialog; inside the frame, the chat says `close`.
+  root.addEventListener('keydown', (event) => {
+    if ((event as KeyboardEvent).key === 'Escape' && !dialog.hidden) {
+      event.stopPropagation();
+      close();
+    }
+  });
+  document.body.append(host);
 };
 
 if (script) void start(script);

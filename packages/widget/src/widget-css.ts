@@ -90,5 +90,6 @@ textarea { resize: none; }
   .dialog { inset: 0; width: 100%; max-height: none; height: 100%; border-radius: 0; border: 0; }
   :host([data-open]) .launcher { display: none; }
 }
+:host([data-framed]) .dialog { inset: 0; width: 100%; max-height: none; height: 100%; border-radius: 0; border: 0; box-shadow: none; }
 @media (prefers-reduced-motion: reduce) { * { transition: none !important; } }
 `;

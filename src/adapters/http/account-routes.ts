@@ -73,6 +73,7 @@ const exportBotSchema = botSchema.extend({
   themeColor: z.string(),
   deploymentMode: z.string(),
   rateLimits: z.object({ perMinute: z.number().int().nullable(), perDay: z.number().int().nullable() }),
+  embedOrigins: z.array(z.string()),
 });
 
 const exportSchema = z.strictObject({
@@ -270,7 +271,7 @@ const sessionJson = (s: ListedSession) => ({
   address: s.address,
 });
 
-const exportBotJson = (bot: Bot) => ({ ...botJson(bot), themeColor: bot.themeColor, deploymentMode: bot.deploymentMode, rateLimits: bot.rateLimits });
+const exportBotJson = (bot: Bot) => ({ ...botJson(bot), themeColor: bot.themeColor, deploymentMode: bot.deploymentMode, rateLimits: bot.rateLimits, embedOrigins: bot.embedOrigins });
 
 /** Writes with the socket's pace: a slow reader holds the export, it never piles up in memory. */
 const streamWriter = (res: Response) => async (chunk: string) => {

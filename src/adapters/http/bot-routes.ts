@@ -60,6 +60,7 @@ const overviewSchema = z.object({
       perMinute: z.number().int().meta({ description: 'Effective value (default 10)' }),
       perDay: z.number().int().meta({ description: 'Effective value (default 50)' }),
     }),
+    embedOrigins: z.array(z.string()).meta({ description: 'Sites allowed to embed the managed widget; empty: any site' }),
   }),
   stats: z.object({ totalConversations: z.number().int(), totalMessages: z.number().int(), totalLeads: z.number().int() }),
   llm: z

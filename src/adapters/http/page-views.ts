@@ -1,7 +1,7 @@
 import type { BotRouteDeps } from './bot-routes.ts';
 import { overviewJson } from './bot-routes.ts';
 import { conversationDetailJson, conversationSummaryJson, leadJson, notificationJson, pageJson, refusedMessageJson, type OwnerRouteDeps } from './owner-routes.ts';
-import { withAvatarUrl } from './runtime-routes.ts';
+import { publicBotJson } from './runtime-routes.ts';
 import { tokenInfoJson, type TokenRouteDeps } from './token-routes.ts';
 import type { makeGetPublicBot } from '../../application/get-bot-config.ts';
 import { ownerKeyJson, type OwnerKeyRouteDeps } from './owner-key-routes.ts';
@@ -61,6 +61,11 @@ export const pageViews = (d: BotRouteDeps & OwnerRouteDeps & TokenRouteDeps & Ow
   /** GET /api/bots/{botId}/public */
   publicBot: async (botId: string) => {
     const result = await d.getPublicBot(botId);
-    return result.ok ? { ...withAvatarUrl(result.value.view), llmProvider: result.value.llmProvider, ownerKeyAnswers: result.value.ownerKeyAnswers } : null;
+    return result.ok ? publicBotJson(result.value) : null;
+  },
+  /** The embed page: the public view, and the sites allowed to frame it. */
+  embed: async (botId: string) => {
+    const result = await d.getPublicBot(botId);
+    return result.ok ? { bot: publicBotJson(result.value), embedOrigins: result.value.embedOrigins } : null;
   },
 });

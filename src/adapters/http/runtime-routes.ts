@@ -3,7 +3,7 @@ import { Router, type Request, type Response } from 'express';
 import { z } from 'zod';
 import type { makeAuthenticateBotToken } from '../../application/authenticate-bot-token.ts';
 import type { makeCaptureLead } from '../../application/capture-lead.ts';
-import type { makeGetBotAvatar, makeGetBotConfig, makeGetPublicBot } from '../../application/get-bot-config.ts';
+import type { makeGetBotAvatar, makeGetBotConfig, makeGetPublicBot, PublicBot } from '../../application/get-bot-config.ts';
 import type { makeRetrieveKnowledge } from '../../application/retrieve-knowledge.ts';
 import type { makeSaveConversation } from '../../application/save-conversation.ts';
 import { DEPLOYMENT_MODES, LLM_PROVIDERS, PERSONALITIES, type Lead } from '../../domain/types.ts';
@@ -282,6 +282,9 @@ export const avatarRoutes = (d: Pick<RuntimeRouteDeps, 'getBotAvatar'>): Router 
   return router;
 };
 
+/** GET /api/bots/{botId}/public's body: the view, and which provider's key a visitor must bring. */
+export const publicBotJson = (bot: PublicBot) => ({ ...withAvatarUrl(bot.view), llmProvider: bot.llmProvider, ownerKeyAnswers: bot.ownerKeyAnswers });
+
 /**
  * Mounted at /api/bots/:botId/public behind publicCors, before the owner routes: the
  * read-only view of an active bot that the managed widget and the bot's public page render.
@@ -294,7 +297,7 @@ export const publicBotRoutes = (d: { getPublicBot: ReturnType<typeof makeGetPubl
     if (!result.ok) return reply(res, publicBotErrorReply(result.error));
     res.set('Cache-Control', 'public, max-age=60, must-revalidate');
     // Which provider's key a visitor must bring: the public page and the managed widget ask for it.
-    sendWithEtag(req, res, { ...withAvatarUrl(result.value.view), llmProvider: result.value.llmProvider, ownerKeyAnswers: result.value.ownerKeyAnswers });
+    sendWithEtag(req, res, publicBotJson(result.value));
   });
   return router;
 };

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { CHAT_MESSAGE_MAX_CHARS } from '../../domain/bot-rules.ts';
 import { decodeCursor } from '../../domain/pagination.ts';
+import { MAX_EMBED_ORIGINS, parseEmbedOrigin } from '../../domain/embed-origins.ts';
 import { DEPLOYMENT_MODES, LLM_PROVIDERS, PERSONALITIES } from '../../domain/types.ts';
 import {
   boundedText,
@@ -120,6 +121,24 @@ const rateLimit = (max: number) =>
     .nullable()
     .optional();
 
+/** The sites allowed to embed the chat: origins, normalised and without repeats. */
+const embedOrigins = z
+  .array(z.string({ error: 'Expected a string' }).max(300, { message: 'Must be at most 300 characters' }), { error: 'Expected a list of origins' })
+  .max(MAX_EMBED_ORIGINS, { message: `At most ${MAX_EMBED_ORIGINS} sites` })
+  .transform((values, ctx) => {
+    const origins: string[] = [];
+    values.forEach((value, index) => {
+      const parsed = parseEmbedOrigin(value.trim());
+      if (!parsed.ok) ctx.addIssue({ code: 'custom', message: `Site ${index + 1} ${parsed.reason}` });
+      else if (!origins.includes(parsed.origin)) origins.push(parsed.origin);
+    });
+    return origins;
+  })
+  .optional()
+  .meta({
+    description: `Origins allowed to embed the managed widget (the embed page's CSP frame-ancestors), at most ${MAX_EMBED_ORIGINS}: https://host[:port], or http://localhost[:port]. An empty list allows any site.`,
+  });
+
 export const botSettingsBody = z.object(
   {
     isActive: z.boolean().optional(),
@@ -142,6 +161,7 @@ export const botSettingsBody = z.object(
       // decisions §6: null stands for the default, here both of them.
       .transform((limits) => (limits === null ? { perMinute: null, perDay: null } : limits))
       .meta({ description: 'Per-bot limits; null restores both defaults' }),
+    embedOrigins,
   },
   OBJECT_EXPECTED,
 );

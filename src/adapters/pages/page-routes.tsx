@@ -3,12 +3,15 @@ import { existsSync, readFileSync } from 'node:fs';
 import express, { Router, type Request, type RequestHandler, type Response } from 'express';
 import { ownOrigin } from '../own-origin.ts';
 import { pageSecurityHeaders } from './content-security.ts';
+import { embedPage, type EmbedView } from './embed-page.tsx';
 import { renderPage, type Assets } from './page-shell.tsx';
 import { pageNamed, PAGES, type DataKey, type PageData, type PageEntry, type PageProps } from './pages.tsx';
 
 /** Where a page's data comes from: the bodies of the API's GET endpoints, given by the composition root. */
 export type PageViews = { [K in Exclude<DataKey, 'publicBot'>]: (userId: string, params: Record<string, string>) => Promise<PageData[K]> } & {
   publicBot: (botId: string) => Promise<PageData['publicBot']>;
+  /** The managed widget's frame: the public view and the sites allowed to embed it. */
+  embed: (botId: string) => Promise<EmbedView | null>;
 };
 
 export interface PageRouteDeps {
@@ -83,6 +86,9 @@ export const pageRoutes = (d: PageRouteDeps): { routes: Router; notFound: Reques
     '/widget',
     express.static(new URL('widget/', PUBLIC_DIR).pathname, { index: false, cacheControl: false, setHeaders: (res) => embedHeaders(res as Response) }),
   );
+
+  // The managed widget's chat, framed by other sites under its own CSP (not the pages' DENY).
+  router.get('/embed/:botId', embedPage({ view: d.views.embed, script: versioned('embed-frame.js') }));
 
   router.use(pageSecurityHeaders);
 

@@ -17,6 +17,7 @@ export interface BotRow {
   deployment_mode: DeploymentMode;
   rate_limit_per_minute: number | null;
   rate_limit_per_day: number | null;
+  embed_origins: string[];
   photo_sha256: string | null;
   created_at: Date;
   updated_at: Date;
@@ -24,7 +25,7 @@ export interface BotRow {
 
 export const BOT_COLUMNS = `b.id, b.user_id, b.name, b.headline, b.personality, b.context_text, b.suggested_questions,
   b.loading_messages, b.is_active, b.theme_color, b.deployment_mode, b.rate_limit_per_minute,
-  b.rate_limit_per_day, b.photo_sha256, b.created_at, b.updated_at`;
+  b.rate_limit_per_day, b.embed_origins, b.photo_sha256, b.created_at, b.updated_at`;
 
 export const rowToBot = (row: BotRow): Bot => ({
   id: row.id,
@@ -39,6 +40,7 @@ export const rowToBot = (row: BotRow): Bot => ({
   themeColor: row.theme_color,
   deploymentMode: row.deployment_mode,
   rateLimits: { perMinute: row.rate_limit_per_minute, perDay: row.rate_limit_per_day },
+  embedOrigins: row.embed_origins,
   photoHash: row.photo_sha256,
   createdAt: row.created_at,
   updatedAt: row.updated_at,
@@ -86,6 +88,7 @@ const UPDATE_SETTINGS = `
     deployment_mode = COALESCE($4, b.deployment_mode),
     rate_limit_per_minute = CASE WHEN $5 THEN $6::integer ELSE b.rate_limit_per_minute END,
     rate_limit_per_day = CASE WHEN $7 THEN $8::integer ELSE b.rate_limit_per_day END,
+    embed_origins = COALESCE($10::text[], b.embed_origins),
     updated_at = GREATEST($9, b.updated_at + interval '1 millisecond')
   WHERE b.id = $1
   RETURNING ${BOT_COLUMNS}`;
@@ -142,6 +145,7 @@ export class PgBotRepository implements BotRepository {
       'perDay' in limits,
       limits.perDay ?? null,
       now,
+      patch.embedOrigins ?? null,
     ]);
     return rowToBot(rows[0]!);
   }

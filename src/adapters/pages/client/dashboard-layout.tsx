@@ -186,7 +186,7 @@ export interface Overview {
     loadingMessages: string[];
     isActive: boolean;
   };
-  settings: { themeColor: string; deploymentMode: string; rateLimits: { perMinute: number; perDay: number } };
+  settings: { themeColor: string; deploymentMode: string; rateLimits: { perMinute: number; perDay: number }; embedOrigins: string[] };
   stats: { totalConversations: number; totalMessages: number; totalLeads: number };
   llm: { provider: string | null; model: string | null };
   /** The avatar's path: the owner's photo, or the initials. */

@@ -52,6 +52,7 @@ const SettingsForm = ({ overview, onSaved, savedNotify }: { overview: Overview |
   const [mode, setMode] = useState(overview?.settings.deploymentMode ?? 'managed');
   const [perMinute, setPerMinute] = useState(limitState(overview?.settings.rateLimits.perMinute ?? DEFAULT_RATE_LIMITS.perMinute, DEFAULT_RATE_LIMITS.perMinute));
   const [perDay, setPerDay] = useState(limitState(overview?.settings.rateLimits.perDay ?? DEFAULT_RATE_LIMITS.perDay, DEFAULT_RATE_LIMITS.perDay));
+  const [sites, setSites] = useState((overview?.settings.embedOrigins ?? []).join('\n'));
   const [notify, setNotify] = useState(savedNotify);
   const [errors, setErrors] = useState<Record<string, string[]>>({});
   const [status, setStatus] = useState<{ kind: 'success' | 'error'; text: string } | null>(null);
@@ -73,9 +74,13 @@ const SettingsForm = ({ overview, onSaved, savedNotify }: { overview: Overview |
                 perMinute: perMinute.useDefault ? null : Number(perMinute.value),
                 perDay: perDay.useDefault ? null : Number(perDay.value),
               },
+              embedOrigins: sites.split('\n').map((site) => site.trim()).filter(Boolean),
             },
           }).then((answer) => {
-            if (answer.ok) onSaved(answer.body);
+            if (answer.ok) {
+              onSaved(answer.body);
+              setSites(answer.body.settings.embedOrigins.join('\n'));
+            }
             else setErrors(fieldErrors(answer));
             return answer.ok;
           }),
@@ -126,6 +131,13 @@ const SettingsForm = ({ overview, onSaved, savedNotify }: { overview: Overview |
               onDefault={(useDefault) => setPerDay({ ...perDay, useDefault })}
             />
           </fieldset>
+          <Field
+            label="Sites allowed to embed the chat"
+            errors={errors.embedOrigins}
+            hint="One site per line, like https://www.example.com. The managed widget opens its chat only on these sites; leave empty to allow any site."
+          >
+            {(a11y) => <textarea {...a11y} rows={3} spellcheck={false} value={sites} onInput={(e) => setSites(e.currentTarget.value)} />}
+          </Field>
         </>
       ) : (
         <NoBotYet />
