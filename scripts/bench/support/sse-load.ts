@@ -26,9 +26,13 @@ export const streamLoad = async (options: {
       const { url, headers, body } = options.target();
       const started = performance.now();
       let first = 0;
+      let seen = '';
       const request = http.request(url, { method: 'POST', agent, headers }, (response) => {
         response.on('data', (bytes: Buffer) => {
-          if (!first && bytes.toString().includes(options.firstMarker)) first = performance.now() - started;
+          if (first) return;
+          // The text so far, so that a marker split across two reads is still found when it is whole.
+          seen += bytes.toString();
+          if (seen.includes(options.firstMarker)) first = performance.now() - started;
         });
         response.on('end', () => {
           if (response.statusCode === 200 && first) {
