@@ -73,18 +73,19 @@ async function sendEvents(res: Response, events: AsyncIterable<ChatStreamEvent>,
     'cache-control': 'no-cache, no-transform',
     'x-accel-buffering': 'no',
   });
+  // The headers leave now, and in the same packet as the first words when those are ready in this
+  // tick (they usually are: the events start once the provider wrote them). Each write is a syscall.
+  res.socket?.cork();
   res.flushHeaders();
-  let heartbeat = setInterval(() => res.write(': still writing\n\n'), SSE_HEARTBEAT_MS);
-  const write = (event: ChatStreamEvent) => {
-    clearInterval(heartbeat);
-    heartbeat = setInterval(() => res.write(': still writing\n\n'), SSE_HEARTBEAT_MS);
-    const { type, ...data } = event;
-    res.write(`event: ${type}\ndata: ${JSON.stringify(data)}\n\n`);
-  };
+  process.nextTick(() => res.socket?.uncork());
+  // One timer, restarted by each event: a comment line after every SSE_HEARTBEAT_MS of silence.
+  const heartbeat = setInterval(() => res.write(': still writing\n\n'), SSE_HEARTBEAT_MS);
   try {
     for await (const event of events) {
       if (leave.signal.aborted) break;
-      write(event);
+      heartbeat.refresh();
+      const { type, ...data } = event;
+      res.write(`event: ${type}\ndata: ${JSON.stringify(data)}\n\n`);
     }
   } finally {
     clearInterval(heartbeat);
