@@ -18,6 +18,7 @@ import {
   type ProviderFailure,
 } from './call-policy.ts';
 import { httpFetch } from './http-fetch.ts';
+import { httpStreamFetch } from './http-stream-fetch.ts';
 
 const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
 
@@ -69,12 +70,12 @@ export class AnthropicLlmGateway implements LlmGateway {
     );
   }
 
-  /** Streamed through the global fetch: httpFetch buffers whole answers. */
+  /** Streamed through httpStreamFetch: httpFetch buffers whole answers. */
   stream(request: LlmRequest, signal: AbortSignal): Promise<LlmStreamResponse> {
     return streamWithPolicy(
       this.timeoutMs,
       async (callSignal) => {
-        const client = new Anthropic({ apiKey: request.apiKey, baseURL: this.baseURL, maxRetries: 0, timeout: this.timeoutMs });
+        const client = new Anthropic({ fetch: httpStreamFetch, apiKey: request.apiKey, baseURL: this.baseURL, maxRetries: 0, timeout: this.timeoutMs });
         const events = await client.messages.create(
           {
             model: request.model,

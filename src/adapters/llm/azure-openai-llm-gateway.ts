@@ -3,6 +3,7 @@ import type { LlmGateway, LlmRequest, LlmResponse, LlmStreamResponse } from '../
 import { completeWithPolicy } from './call-policy.ts';
 import { chatCompletionBody, chatCompletionText, classifyOpenAiError, streamChatCompletion } from './openai-llm-gateway.ts';
 import { httpFetch } from './http-fetch.ts';
+import { httpStreamFetch } from './http-stream-fetch.ts';
 
 const AZURE_DEFAULT_API_VERSION = '2024-10-21';
 
@@ -71,11 +72,11 @@ export class AzureOpenAiLlmGateway implements LlmGateway {
     );
   }
 
-  /** Streamed through the global fetch: httpFetch buffers whole answers. */
+  /** Streamed through httpStreamFetch: httpFetch buffers whole answers. */
   stream(request: LlmRequest, signal: AbortSignal): Promise<LlmStreamResponse> {
     const refused = this.refusal(request);
     if (refused) return Promise.resolve(refused);
-    return streamChatCompletion(this.timeoutMs, this.client(request), request, signal);
+    return streamChatCompletion(this.timeoutMs, this.client(request, httpStreamFetch), request, signal);
   }
 
   /** An endpoint off the allowed hosts is no usable key; a deployment name that cannot be one is no usable answer. */
@@ -85,9 +86,9 @@ export class AzureOpenAiLlmGateway implements LlmGateway {
     return null;
   }
 
-  private client(request: LlmRequest, fetch?: typeof httpFetch): AzureOpenAI {
+  private client(request: LlmRequest, fetch: typeof httpFetch): AzureOpenAI {
     return new AzureOpenAI({
-      ...(fetch ? { fetch } : {}),
+      fetch,
       endpoint: new URL(request.azureEndpoint!.trim()).origin,
       baseURL: null,
       apiKey: request.apiKey,

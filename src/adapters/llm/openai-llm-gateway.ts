@@ -13,6 +13,7 @@ import {
   type ProviderFailure,
 } from './call-policy.ts';
 import { httpFetch } from './http-fetch.ts';
+import { httpStreamFetch } from './http-stream-fetch.ts';
 
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 
@@ -47,14 +48,14 @@ export class OpenAiLlmGateway implements LlmGateway {
     );
   }
 
-  /** Streamed through the global fetch: httpFetch buffers whole answers. */
+  /** Streamed through httpStreamFetch: httpFetch buffers whole answers. */
   stream(request: LlmRequest, signal: AbortSignal): Promise<LlmStreamResponse> {
-    return streamChatCompletion(this.timeoutMs, this.client(request), request, signal);
+    return streamChatCompletion(this.timeoutMs, this.client(request, httpStreamFetch), request, signal);
   }
 
-  private client(request: LlmRequest, fetch?: typeof httpFetch): OpenAI {
+  private client(request: LlmRequest, fetch: typeof httpFetch): OpenAI {
     return new OpenAI({
-      ...(fetch ? { fetch } : {}),
+      fetch,
       apiKey: request.apiKey,
       baseURL: this.baseURL,
       organization: null,
