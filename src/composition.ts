@@ -57,6 +57,7 @@ import { pageRoutes } from './adapters/pages/page-routes.tsx';
 import { errorSummary } from './adapters/logger.ts';
 import { AnthropicLlmGateway, AzureOpenAiLlmGateway, GoogleLlmGateway, OpenAiEmbeddingGateway, OpenAiLlmGateway } from '@careerbot/llm';
 import { httpFetch } from '@careerbot/llm/http-fetch';
+import { httpStreamFetch } from '@careerbot/llm/http-stream-fetch';
 import { InFlightMailer } from './adapters/mail/in-flight-mailer.ts';
 import { LogMailer } from './adapters/mail/log-mailer.ts';
 import { httpMetrics, MeteredLlmGateway, MeteredMailer, metricsRoute, ServiceMetrics } from './adapters/metrics/metrics.ts';
@@ -102,10 +103,10 @@ const llmGateways = (config: Config, metrics?: ServiceMetrics): Record<LlmProvid
 };
 
 const bareLlmGateways = (config: Config): Record<LlmProvider, LlmGateway> => ({
-  anthropic: new AnthropicLlmGateway({ baseURL: config.ANTHROPIC_BASE_URL, timeoutMs: config.LLM_TIMEOUT_MS, fetch: httpFetch }),
-  openai: new OpenAiLlmGateway({ baseURL: config.OPENAI_BASE_URL, timeoutMs: config.LLM_TIMEOUT_MS, fetch: httpFetch }),
+  anthropic: new AnthropicLlmGateway({ baseURL: config.ANTHROPIC_BASE_URL, timeoutMs: config.LLM_TIMEOUT_MS, fetch: httpFetch, streamFetch: httpStreamFetch }),
+  openai: new OpenAiLlmGateway({ baseURL: config.OPENAI_BASE_URL, timeoutMs: config.LLM_TIMEOUT_MS, fetch: httpFetch, streamFetch: httpStreamFetch }),
   google: new GoogleLlmGateway({ baseURL: config.GEMINI_BASE_URL, timeoutMs: config.LLM_TIMEOUT_MS }),
-  azure: new AzureOpenAiLlmGateway({ timeoutMs: config.LLM_TIMEOUT_MS, allowedHosts: config.AZURE_OPENAI_ALLOWED_HOSTS, fetch: httpFetch }),
+  azure: new AzureOpenAiLlmGateway({ timeoutMs: config.LLM_TIMEOUT_MS, allowedHosts: config.AZURE_OPENAI_ALLOWED_HOSTS, fetch: httpFetch, streamFetch: httpStreamFetch }),
 });
 
 /** How long shutdown waits for lead e-mails still being sent (SMTP's own timeouts are 10 s). */

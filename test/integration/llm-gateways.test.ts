@@ -12,6 +12,7 @@ import {
   retryAfterSecondsFromHeaders,
 } from '@careerbot/llm';
 import { httpFetch } from '@careerbot/llm/http-fetch';
+import { httpStreamFetch } from '@careerbot/llm/http-stream-fetch';
 import { fakeEmbedding, type FakeLlmProvider, fakeReply, type RecordedRequest, startFakeLlmProvider } from '@careerbot/testkit';
 
 const CANARY_KEY = 'sk-canary-DO-NOT-LEAK-1234567890abcdef';
@@ -63,7 +64,7 @@ const providers: ProviderCase[] = [
     name: 'openai',
     sendsTemperature: true,
     model: 'gpt-4o-mini',
-    gateway: (timeoutMs = 5_000) => new OpenAiLlmGateway({ baseURL: fake.baseUrls.openai, timeoutMs, fetch: httpFetch }),
+    gateway: (timeoutMs = 5_000) => new OpenAiLlmGateway({ baseURL: fake.baseUrls.openai, timeoutMs, fetch: httpFetch, streamFetch: httpStreamFetch }),
     extraRequest: () => ({}),
     expectedPath: () => '/v1/chat/completions',
     seen: (request) => {
@@ -82,7 +83,7 @@ const providers: ProviderCase[] = [
     name: 'anthropic',
     sendsTemperature: false,
     model: 'claude-haiku-4-5',
-    gateway: (timeoutMs = 5_000) => new AnthropicLlmGateway({ baseURL: fake.baseUrls.anthropic, timeoutMs, fetch: httpFetch }),
+    gateway: (timeoutMs = 5_000) => new AnthropicLlmGateway({ baseURL: fake.baseUrls.anthropic, timeoutMs, fetch: httpFetch, streamFetch: httpStreamFetch }),
     extraRequest: () => ({}),
     expectedPath: () => '/v1/messages',
     seen: (request) => {
@@ -121,7 +122,7 @@ const providers: ProviderCase[] = [
     name: 'azure',
     sendsTemperature: true,
     model: 'career-gpt4o',
-    gateway: (timeoutMs = 5_000) => new AzureOpenAiLlmGateway({ allowedHosts: ['127.0.0.1'], timeoutMs, fetch: httpFetch }),
+    gateway: (timeoutMs = 5_000) => new AzureOpenAiLlmGateway({ allowedHosts: ['127.0.0.1'], timeoutMs, fetch: httpFetch, streamFetch: httpStreamFetch }),
     extraRequest: () => ({ azureEndpoint: fake.baseUrls.azureEndpoint }),
     expectedPath: (model) => `/openai/deployments/${model}/chat/completions`,
     seen: (request) => {
@@ -333,7 +334,7 @@ describe('Azure OpenAI specifics', () => {
     ['no endpoint', () => undefined],
     ['an endpoint that is not a URL', () => 'not a url'],
   ])('refuses %s with missing_llm_key before connecting', async (_label, endpoint) => {
-    const gateway = new AzureOpenAiLlmGateway({ allowedHosts: DEFAULT_AZURE_HOSTS, timeoutMs: 5_000, fetch: httpFetch });
+    const gateway = new AzureOpenAiLlmGateway({ allowedHosts: DEFAULT_AZURE_HOSTS, timeoutMs: 5_000, fetch: httpFetch, streamFetch: httpStreamFetch });
 
     const result = await complete(gateway, requestFor(azure, { azureEndpoint: endpoint() }));
 

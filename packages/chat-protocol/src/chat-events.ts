@@ -55,12 +55,19 @@ export async function writeEventStream(
   sink: { write(text: string): void; end(): void; left(): boolean },
   heartbeatMs = SSE_HEARTBEAT_MS,
 ): Promise<void> {
+  // One timer, restarted by each event (Node's timers restart in place; elsewhere, a new one).
   let heartbeat = setInterval(() => sink.write(HEARTBEAT), heartbeatMs);
+  const restart = () => {
+    if (typeof heartbeat === 'object' && heartbeat !== null && 'refresh' in heartbeat) heartbeat.refresh();
+    else {
+      clearInterval(heartbeat);
+      heartbeat = setInterval(() => sink.write(HEARTBEAT), heartbeatMs);
+    }
+  };
   try {
     for await (const event of events) {
       if (sink.left()) break;
-      clearInterval(heartbeat);
-      heartbeat = setInterval(() => sink.write(HEARTBEAT), heartbeatMs);
+      restart();
       sink.write(sseFrame(event));
     }
   } finally {

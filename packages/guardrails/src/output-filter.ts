@@ -57,11 +57,12 @@ export function createReplyCleaner(): ReplyCleaner {
     }
     return found;
   };
-  const clean = (reply: string, context: ReplyContext): string => {
+  const instructionsOf = (context: ReplyContext) => instructionShingles(instructionsPart(context.systemPrompt, context.contextText));
+  const clean = (reply: string, context: ReplyContext, instructions = instructionsOf(context), verdicts?: Map<string, boolean>): string => {
     let text = removeCallerKey(reply, context.callerKey);
     text = removeKeyShapedStrings(text);
     text = removeInternalErrors(text);
-    text = removePromptEchoes(text, instructionShingles(instructionsPart(context.systemPrompt, context.contextText)));
+    text = removePromptEchoes(text, instructions, verdicts);
     text = removeCardNumbers(text);
     text = removeUnlistedEmails(text, context.contextText);
     return removeUnlistedPhoneNumbers(text, context.contextText);
@@ -74,17 +75,22 @@ export function createReplyCleaner(): ReplyCleaner {
   return {
     sanitizeReply,
     stream(context) {
+      // Each settled prefix is cleaned whole, so its sentences come back at every cut: the
+      // instructions' shingles are found once per reply, and each sentence's verdict is kept.
+      const instructions = instructionsOf(context);
+      const verdicts = new Map<string, boolean>();
       let raw = '';
       let sent = '';
       let lastCut = 0;
       return {
         push(chunk) {
+          const judged = Math.max(lastCut, raw.length - 1);
           raw += chunk;
-          const cut = lastSafeCut(raw, lastCut, context.callerKey);
-          if (cut <= lastCut) return '';
+          const cut = lastSafeCut(raw, judged, context.callerKey);
+          if (cut <= judged) return '';
           lastCut = cut;
-          const settled = withoutTrailingMarker(tidy(clean(raw.slice(0, cut), context)));
-          if (countWords(settled) < MIN_WORDS_AFTER_REMOVAL || !settled.startsWith(sent)) return '';
+          const settled = withoutTrailingMarker(tidy(clean(raw.slice(0, cut), context, instructions, verdicts)));
+          if (countWords(settled, MIN_WORDS_AFTER_REMOVAL) < MIN_WORDS_AFTER_REMOVAL || !settled.startsWith(sent)) return '';
           const delta = settled.slice(sent.length);
           sent = settled;
           return delta;
@@ -112,6 +118,10 @@ export function createReplyCleaner(): ReplyCleaner {
  * line. A place is not settled when what precedes it could still be part of something removed: the
  * start of the caller's key, a 32-hex string whose neighbouring words are not all known yet, "Bearer"
  * waiting for its token, or digits a phone number could continue.
+ *
+ * Whether a place is a cut depends only on the text before it and the one character after it, so
+ * the streaming cleaner passes as `from` the last place it already judged with that character known
+ * (one before the previous end of `raw`): each place is judged once, not once per chunk.
  */
 function lastSafeCut(raw: string, from: number, callerKey: string): number {
   for (let end = raw.length; end > from; end -= 1) {
@@ -255,14 +265,22 @@ function echoes(sentence: string, instructions: Set<string>): boolean {
   return false;
 }
 
+/** A streamed reply's sentences judged so far; beyond this many, the others are judged each time. */
+const JUDGED_SENTENCES_KEPT = 1_024;
+
 /**
  * Sentences that repeat the instructions of the system prompt (not its context: answering from the
- * owner's context is the bot's job).
+ * owner's context is the bot's job). `verdicts` keeps them for the next cleaning of the same reply.
  */
-function removePromptEchoes(text: string, instructions: Set<string>): string {
+function removePromptEchoes(text: string, instructions: Set<string>, verdicts?: Map<string, boolean>): string {
   if (instructions.size === 0) return text;
   return text.replace(SENTENCE, (sentence) => {
-    if (!echoes(sentence, instructions)) return sentence;
+    let echoed = verdicts?.get(sentence);
+    if (echoed === undefined) {
+      echoed = echoes(sentence, instructions);
+      if (verdicts && verdicts.size < JUDGED_SENTENCES_KEPT) verdicts.set(sentence, echoed);
+    }
+    if (!echoed) return sentence;
     return sentence.endsWith('\n') ? `${REMOVED}\n` : `${REMOVED} `;
   });
 }
@@ -397,8 +415,11 @@ const WORD = /[\p{L}\p{N}]{2,}/gu;
 /** Once something was removed, a reply needs this many words besides the markers to be worth sending. */
 const MIN_WORDS_AFTER_REMOVAL = 3;
 
-function countWords(text: string): number {
-  return text.split(REMOVED).join(' ').match(WORD)?.length ?? 0;
+/** The words besides the markers, counted up to `enough`. */
+function countWords(text: string, enough = Infinity): number {
+  let count = 0;
+  for (const _word of text.split(REMOVED).join(' ').matchAll(WORD)) if (++count >= enough) break;
+  return count;
 }
 
 function isMeaningful(text: string, somethingRemoved: boolean): boolean {

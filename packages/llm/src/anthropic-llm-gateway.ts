@@ -25,6 +25,8 @@ export interface AnthropicLlmGatewayOptions {
   timeoutMs: number;
   /** Sends the single-shot (unstreamed) calls; the SDK's own (the global fetch) when absent. */
   fetch?: Fetch;
+  /** Sends the streamed calls, answering as soon as the head arrives; the SDK's own when absent. */
+  streamFetch?: Fetch;
 }
 
 const messageAnswer = z.object({
@@ -39,11 +41,13 @@ export class AnthropicLlmGateway implements LlmGateway {
   private readonly baseURL: string;
   private readonly timeoutMs: number;
   private readonly fetch: Fetch | undefined;
+  private readonly streamFetch: Fetch | undefined;
 
   constructor(options: AnthropicLlmGatewayOptions) {
     this.baseURL = options.baseURL || ANTHROPIC_DEFAULT_BASE_URL;
     this.timeoutMs = options.timeoutMs;
     this.fetch = options.fetch;
+    this.streamFetch = options.streamFetch;
   }
 
   complete(request: LlmRequest): Promise<LlmResponse> {
@@ -72,12 +76,12 @@ export class AnthropicLlmGateway implements LlmGateway {
     );
   }
 
-  /** Streamed through the global fetch: the given one may buffer whole answers. */
+  /** Streamed through `streamFetch` (the SDK's own fetch when absent): `fetch` may buffer whole answers. */
   stream(request: LlmRequest, signal: AbortSignal): Promise<LlmStreamResponse> {
     return streamWithPolicy(
       this.timeoutMs,
       async (callSignal) => {
-        const client = new Anthropic({ apiKey: request.apiKey, baseURL: this.baseURL, maxRetries: 0, timeout: this.timeoutMs });
+        const client = new Anthropic({ ...(this.streamFetch ? { fetch: this.streamFetch } : {}), apiKey: request.apiKey, baseURL: this.baseURL, maxRetries: 0, timeout: this.timeoutMs });
         const events = await client.messages.create(
           {
             model: request.model,

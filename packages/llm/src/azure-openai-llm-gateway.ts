@@ -11,6 +11,8 @@ export interface AzureOpenAiLlmGatewayOptions {
   allowedHosts: string[];
   /** Sends the single-shot (unstreamed) calls; the SDK's own (the global fetch) when absent. */
   fetch?: Fetch;
+  /** Sends the streamed calls, answering as soon as the head arrives; the SDK's own when absent. */
+  streamFetch?: Fetch;
 }
 
 const LOOPBACK_ENTRIES = new Set(['127.0.0.1', 'localhost']);
@@ -54,11 +56,13 @@ export class AzureOpenAiLlmGateway implements LlmGateway {
   private readonly timeoutMs: number;
   private readonly allowedHosts: string[];
   private readonly fetch: Fetch | undefined;
+  private readonly streamFetch: Fetch | undefined;
 
   constructor(options: AzureOpenAiLlmGatewayOptions) {
     this.timeoutMs = options.timeoutMs;
     this.allowedHosts = options.allowedHosts;
     this.fetch = options.fetch;
+    this.streamFetch = options.streamFetch;
   }
 
   complete(request: LlmRequest): Promise<LlmResponse> {
@@ -74,11 +78,11 @@ export class AzureOpenAiLlmGateway implements LlmGateway {
     );
   }
 
-  /** Streamed through the global fetch: the given one may buffer whole answers. */
+  /** Streamed through `streamFetch` (the SDK's own fetch when absent): `fetch` may buffer whole answers. */
   stream(request: LlmRequest, signal: AbortSignal): Promise<LlmStreamResponse> {
     const refused = this.refusal(request);
     if (refused) return Promise.resolve(refused);
-    return streamChatCompletion(this.timeoutMs, this.client(request), request, signal);
+    return streamChatCompletion(this.timeoutMs, this.client(request, this.streamFetch), request, signal);
   }
 
   /** An endpoint off the allowed hosts is no usable key; a deployment name that cannot be one is no usable answer. */

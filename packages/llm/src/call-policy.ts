@@ -303,15 +303,18 @@ async function* restOf(
   call: AbortController,
   release: () => void,
 ): AsyncGenerator<string> {
+  let ended = false;
   try {
     for (;;) {
       const text = await nextText(iterator, timeoutMs, call);
-      if (text === undefined) return;
+      if (text === undefined) break;
       yield text;
     }
+    ended = true;
   } finally {
-    // Ended, failed, or left early by the visitor: in the last two cases this stops the provider's I/O.
-    call.abort();
+    // Failed, or left early by the visitor: this stops the provider's I/O. A stream that ended has
+    // none left, and aborting it would cost an AbortError and its stack per reply for nothing.
+    if (!ended) call.abort();
     release();
   }
 }

@@ -2,21 +2,21 @@ import http from 'node:http';
 import https from 'node:https';
 
 /** A provider answer is a few kilobytes; anything near this is not one. */
-const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
+export const MAX_RESPONSE_BYTES = 8 * 1024 * 1024;
 
 const agents = {
   'http:': new http.Agent({ keepAlive: true, maxSockets: 256 }),
   'https:': new https.Agent({ keepAlive: true, maxSockets: 256 }),
 };
 
-const fetchFailed = (cause: unknown) => new TypeError('fetch failed', { cause });
+export const fetchFailed = (cause: unknown) => new TypeError('fetch failed', { cause });
 
 /**
  * An answer past MAX_RESPONSE_BYTES. It reaches the SDK as a failed fetch, like any
  * transport failure, but the call policy does not retry it: a second try would buffer as
  * much again for the same answer.
  */
-class AnswerTooLargeError extends Error {
+export class AnswerTooLargeError extends Error {
   constructor() {
     super('provider answer too large');
     this.name = 'AnswerTooLargeError';
@@ -43,7 +43,7 @@ const requestHeaders = (init: RequestInit['headers']): Record<string, string> =>
  * The answer's headers, read-only, with the Headers methods the SDKs call. Node has already
  * lower-cased the names and joined repeated values (all but set-cookie) with ", ".
  */
-class AnswerHeaders {
+export class AnswerHeaders {
   readonly #values: Map<string, string>;
   readonly #setCookie: string[];
 
@@ -160,30 +160,16 @@ class BufferedResponse {
 }
 
 /**
- * The `fetch` given to the provider SDKs: one JSON request, one buffered JSON answer, over
- * node:http(s) with keep-alive agents. The SDK calls are single-shot (no streaming), and
- * this costs about a third less CPU per call than the global fetch's web streams
- * (measured with bench:chat). It behaves like fetch where the SDKs look: an aborted
+ * The `fetch` given to the provider SDKs for single-shot calls (streamed ones use
+ * httpStreamFetch): one JSON request, one buffered JSON answer, over node:http(s) with
+ * keep-alive agents. This costs about a third less CPU per call than the global fetch's web
+ * streams (measured with bench:chat). It behaves like fetch where the SDKs look: an aborted
  * signal rejects with an AbortError, a network failure with TypeError('fetch failed'),
  * and the answer is a Response in all the SDKs read of it.
  */
 export const httpFetch = (input: string | URL | Request, init: RequestInit = {}): Promise<Response> =>
   new Promise((resolve, reject) => {
-    const url = new URL(input instanceof Request ? input.url : String(input));
-    const agent = agents[url.protocol as keyof typeof agents];
-    if (!agent) {
-      reject(fetchFailed(new Error(`unsupported protocol ${url.protocol}`)));
-      return;
-    }
-    const headers = requestHeaders(init.headers);
-    const body = requestBody(init.body);
-    const signal = init.signal ?? undefined;
-    if (signal?.aborted) {
-      reject(signal.reason ?? new DOMException('This operation was aborted', 'AbortError'));
-      return;
-    }
-    const method = init.method ?? 'GET';
-    const request = (url.protocol === 'https:' ? https : http).request(url, { method, headers, agent, signal }, (response) => {
+    sendRequest(input, init, reject, (response, url, method) => {
       const chunks: Buffer[] = [];
       let received = 0;
       response.on('data', (chunk: Buffer) => {
@@ -206,6 +192,33 @@ export const httpFetch = (input: string | URL | Request, init: RequestInit = {})
         resolve(answer as unknown as Response);
       });
     });
-    request.on('error', (error) => reject(error.name === 'AbortError' ? error : fetchFailed(error)));
-    request.end(body);
   });
+
+/**
+ * Sends a fetch-style request over node:http(s) with the keep-alive agents and hands the answer's
+ * head to `onAnswer`; a failure before it (or an aborted signal) goes to `reject` as fetch would.
+ */
+export function sendRequest(
+  input: string | URL | Request,
+  init: RequestInit,
+  reject: (error: unknown) => void,
+  onAnswer: (response: http.IncomingMessage, url: URL, method: string) => void,
+): void {
+  const url = new URL(input instanceof Request ? input.url : String(input));
+  const agent = agents[url.protocol as keyof typeof agents];
+  if (!agent) {
+    reject(fetchFailed(new Error(`unsupported protocol ${url.protocol}`)));
+    return;
+  }
+  const headers = requestHeaders(init.headers);
+  const body = requestBody(init.body);
+  const signal = init.signal ?? undefined;
+  if (signal?.aborted) {
+    reject(signal.reason ?? new DOMException('This operation was aborted', 'AbortError'));
+    return;
+  }
+  const method = init.method ?? 'GET';
+  const request = (url.protocol === 'https:' ? https : http).request(url, { method, headers, agent, signal }, (response) => onAnswer(response, url, method));
+  request.on('error', (error) => reject(error.name === 'AbortError' ? error : fetchFailed(error)));
+  request.end(body);
+}

@@ -20,6 +20,8 @@ export interface OpenAiLlmGatewayOptions {
   timeoutMs: number;
   /** Sends the single-shot (unstreamed) calls; the SDK's own (the global fetch) when absent. */
   fetch?: Fetch;
+  /** Sends the streamed calls, answering as soon as the head arrives; the SDK's own when absent. */
+  streamFetch?: Fetch;
 }
 
 const chatCompletionAnswer = z.object({
@@ -32,11 +34,13 @@ export class OpenAiLlmGateway implements LlmGateway {
   private readonly baseURL: string;
   private readonly timeoutMs: number;
   private readonly fetch: Fetch | undefined;
+  private readonly streamFetch: Fetch | undefined;
 
   constructor(options: OpenAiLlmGatewayOptions) {
     this.baseURL = options.baseURL || OPENAI_DEFAULT_BASE_URL;
     this.timeoutMs = options.timeoutMs;
     this.fetch = options.fetch;
+    this.streamFetch = options.streamFetch;
   }
 
   complete(request: LlmRequest): Promise<LlmResponse> {
@@ -50,9 +54,9 @@ export class OpenAiLlmGateway implements LlmGateway {
     );
   }
 
-  /** Streamed through the global fetch: the given one may buffer whole answers. */
+  /** Streamed through `streamFetch` (the SDK's own fetch when absent): `fetch` may buffer whole answers. */
   stream(request: LlmRequest, signal: AbortSignal): Promise<LlmStreamResponse> {
-    return streamChatCompletion(this.timeoutMs, this.client(request), request, signal);
+    return streamChatCompletion(this.timeoutMs, this.client(request, this.streamFetch), request, signal);
   }
 
   private client(request: LlmRequest, fetch?: Fetch): OpenAI {

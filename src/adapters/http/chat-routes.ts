@@ -63,7 +63,11 @@ const header = (value: string | string[] | undefined) => (typeof value === 'stri
  */
 const sendEvents = (res: Response, events: AsyncIterable<ChatStreamEvent>, leave: AbortController): Promise<void> => {
   res.writeHead(200, SSE_HEADERS);
+  // The headers leave now, and in the same packet as the first words when those are ready in this
+  // tick (they usually are: the events start once the provider wrote them). Each write is a syscall.
+  res.socket?.cork();
   res.flushHeaders();
+  process.nextTick(() => res.socket?.uncork());
   return writeEventStream(events, { write: (text) => res.write(text), end: () => res.end(), left: () => leave.signal.aborted });
 };
 
