@@ -1,10 +1,10 @@
 import { CHAT_MESSAGE_MAX_CHARS, DEFAULT_RATE_LIMITS } from '../domain/bot-rules.ts';
 import { CHAT_MAX_OUTPUT_TOKENS, CHAT_TEMPERATURE, cleanedEvents, type ChatError, type ChatStreamEvent } from '@careerbot/chat-protocol';
-import type { BlockReason, MessageVerdict, ReplyContext, StreamingReplyCleaner } from '@careerbot/guardrails';
+import type { MessageVerdict, ReplyContext, StreamingReplyCleaner } from '@careerbot/guardrails';
 import { err, ok, type Result } from '../domain/result.ts';
 import { buildSystemPrompt } from '@careerbot/prompt';
 import type { LlmProvider } from '../domain/types.ts';
-import type { ChatAdmission, Clock, LlmGateway, LlmRequest, LlmResponse, LlmStreamResponse, RateLimitScope, RefusedMessageRepository } from './ports.ts';
+import type { ChatAdmission, Clock, LlmGateway, LlmRequest, LlmResponse, LlmStreamResponse, RefusedMessageRepository } from './ports.ts';
 import type { ChatKey, OwnerKeyPayer } from './owner-llm-key.ts';
 
 export type { ChatError, ChatStreamEvent };
