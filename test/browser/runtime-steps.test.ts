@@ -100,5 +100,13 @@ describe.runIf(browserAvailable())('the dashboard’s self-hosted steps, in Chro
     await audit.page.getByRole('region', { name: 'Run your own runtime' }).waitFor();
     expect(await axeViolations(audit.page)).toEqual([]);
     await audit.context.close();
+
+    // On a phone the command and the snippet wrap inside the page: nothing scrolls sideways.
+    const phone = await openTab(world, 'phone');
+    await signInThroughPages(phone.page, owner);
+    await phone.page.getByRole('region', { name: 'Run your own runtime' }).waitFor();
+    expect(await phone.page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(375);
+    await shoot(phone.page, 'dashboard-runtime-steps');
+    await phone.context.close();
   });
 });

@@ -209,6 +209,27 @@ describe.runIf(browserAvailable())('the widget with runtimeUrl on a third origin
     await dashboard.context.close();
   }, 180_000);
 
+  it('Stop ends a streamed reply: the widget aborts its request, and the runtime closes the provider’s stream', async () => {
+    site.page('/stop.html', hostPage(world.app.baseUrl, runtime.url));
+    const tab = await openTab(world);
+    const { page } = tab;
+    await page.goto(`${site.url}/stop.html`);
+    await page.getByRole('button', { name: 'Chat with Ada Lovelace' }).click();
+    const closedBefore = world.provider.streamsClosedByClient;
+    const sentences = Array.from({ length: 12 }, (_, i) => `Ada wrote note number ${i + 1} of her translation. `);
+    world.provider.respondWith(fakeReply.stream(sentences, { chunkDelayMs: 300 }));
+    await page.getByLabel('Your message').fill(QUESTION_ONE);
+    await page.keyboard.press('Enter');
+    const log = page.getByRole('log', { name: 'Conversation' });
+    await log.getByText('note number 1 ', { exact: false }).waitFor();
+    await page.getByRole('button', { name: 'Stop' }).click();
+    await log.getByText('(stopped)', { exact: false }).waitFor();
+    await expect.poll(() => world.provider.streamsClosedByClient, { timeout: 5_000 }).toBe(closedBefore + 1);
+    expect(await log.textContent()).not.toContain('note number 12');
+    expectNoProblems(tab);
+    await tab.context.close();
+  });
+
   it('a revoked token: the runtime says bot_not_found, and the widget removes itself and says so once in the console', async () => {
     expect((await owner.client.delete(`/api/bots/tokens/${tokenId}`)).status).toBe(204);
     site.page('/revoked.html', hostPage(world.app.baseUrl, runtime.url));

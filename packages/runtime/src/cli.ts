@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { httpFetch } from '@careerbot/llm/http-fetch';
 import { parseRuntimeConfig } from './config.ts';
 import { jsonLineLogger } from './logger.ts';
 import { startRuntimeServer } from './node-server.ts';
@@ -11,7 +12,8 @@ if (!parsed.ok) {
 }
 const { config } = parsed;
 const log = jsonLineLogger(config.LOG_LEVEL, [config.LLM_API_KEY, config.CAREERBOT_TOKEN, config.EMBEDDING_API_KEY ?? '']);
-const runtime = createRuntime({ config, log });
+// On Node, the platform's keep-alive fetch for the platform and the providers' unstreamed calls, as the platform itself does.
+const runtime = createRuntime({ config, log, fetch: httpFetch, providerFetch: httpFetch });
 const server = await startRuntimeServer(runtime, { port: config.PORT, host: config.HOST });
 log('info', 'careerbot-runtime listening', { url: server.url, provider: config.LLM_PROVIDER });
 void runtime.warm();

@@ -1,6 +1,5 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { Readable } from 'node:stream';
 import type { Runtime } from './runtime.ts';
 
 export interface RuntimeServer {
@@ -20,7 +19,35 @@ const requestHeaders = (incoming: http.IncomingHttpHeaders): Headers => {
   return headers;
 };
 
-/** node:http -> Request -> the runtime's handler -> Response, its body streamed through as it is written. */
+/** The largest body any route takes (a chat's 16 KB); one byte more is enough for the handler to answer 413. */
+const MAX_BODY_BYTES = 16_384;
+/** How much of an oversized body is still read and dropped, so the client receives the 413 instead of a reset. */
+const DRAIN_BYTES = 1024 * 1024;
+
+/**
+ * The body's bytes, at most MAX_BODY_BYTES + 1: a Uint8Array costs less to hand over than a web
+ * stream. What comes past that is read and dropped (up to DRAIN_BYTES), never kept.
+ */
+const bodyBytes = (req: http.IncomingMessage): Promise<Uint8Array<ArrayBuffer>> =>
+  new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let kept = 0;
+    let received = 0;
+    req.on('data', (chunk: Buffer) => {
+      received += chunk.length;
+      if (received > MAX_BODY_BYTES + 1 + DRAIN_BYTES) req.destroy();
+      if (kept > MAX_BODY_BYTES) return;
+      const part = chunk.subarray(0, MAX_BODY_BYTES + 1 - kept);
+      chunks.push(part);
+      kept += part.length;
+    });
+    const done = () => resolve(new Uint8Array(Buffer.concat(chunks, kept)));
+    req.on('end', done);
+    req.on('error', reject);
+    req.on('close', done);
+  });
+
+/** node:http -> Request -> the runtime's handler -> Response, a streamed body written through as it comes. */
 const serve = (runtime: Runtime) => async (req: http.IncomingMessage, res: http.ServerResponse) => {
   const gone = new AbortController();
   res.on('close', () => {
@@ -31,10 +58,8 @@ const serve = (runtime: Runtime) => async (req: http.IncomingMessage, res: http.
   const request = new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`, {
     method,
     headers: requestHeaders(req.headers),
-    body: hasBody ? (Readable.toWeb(req) as ReadableStream<Uint8Array>) : undefined,
+    body: hasBody ? await bodyBytes(req) : undefined,
     signal: gone.signal,
-    // @ts-expect-error: Node's fetch needs it for a streamed body; the DOM types do not know it.
-    duplex: 'half',
   });
   const response = await runtime.fetch(request, { clientAddress: req.socket.remoteAddress });
   const headers: Record<string, string> = {};
@@ -42,6 +67,10 @@ const serve = (runtime: Runtime) => async (req: http.IncomingMessage, res: http.
   res.writeHead(response.status, headers);
   if (!response.body) {
     res.end();
+    return;
+  }
+  if (!response.headers.get('content-type')?.startsWith('text/event-stream')) {
+    res.end(Buffer.from(await response.arrayBuffer()));
     return;
   }
   const reader = response.body.getReader();
