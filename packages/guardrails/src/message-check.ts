@@ -10,6 +10,7 @@ import type { BlockReason, MessageVerdict } from './block-reasons.ts';
 import { LearnedScorer, type ScorerModel, type WindowScores } from './learned-scorer.ts';
 import { MessageReader, type MessageReading } from './message-reader.ts';
 import { ruleMatches, RULES } from './rules/index.ts';
+import { isJobDocument, speaksToTheBot } from './rules/addressee.ts';
 import { passagesWhere } from './rules/passage.ts';
 
 export interface MessageCheck {
@@ -28,7 +29,12 @@ export interface RuleFinding {
   readonly start: number;
   readonly end: number;
   readonly passage: string;
-  /** 1 - P(benign) of the passage in its context. */
+  /**
+   * Whether the passage counts as said to the bot: always, except inside a document about a job,
+   * where it must turn to the bot (rules/addressee.ts).
+   */
+  readonly toTheBot: boolean;
+  /** 1 - P(benign) of the passage in its context (0 when it is not said to the bot: not reviewed). */
   readonly review: number;
   readonly overruled: boolean;
 }
@@ -40,6 +46,8 @@ export interface Explanation {
 
 /** Characters of the text on each side of a passage that the scorer reads with it. */
 const CONTEXT_CHARS = 0;
+/** Characters on each side of a passage in which it may turn to the bot ("Assistant: ..."). */
+const ADDRESS_CHARS = 60;
 
 /**
  * A check that reads with its own reader (whose memory it reuses from message to message) and scores
@@ -81,14 +89,19 @@ export function reviewRuleMatch(reading: MessageReading, reader: MessageReader, 
 
 /**
  * Each passage a rule matched, reason by reason and reading by reading, with the scorer's review.
- * A passage the rule needed the whole text for is never overruled.
+ * A passage the rule needed the whole text for is never overruled by the scorer. With
+ * `addressee` false, every passage counts as said to the bot: the scorer's review alone, which
+ * is what its veto is earned on.
  */
-export function* ruleFindings(reading: MessageReading, reader: MessageReader, scorer: LearnedScorer): Generator<RuleFinding> {
+export function* ruleFindings(reading: MessageReading, reader: MessageReader, scorer: LearnedScorer, addressee = true): Generator<RuleFinding> {
+  let jobDocument: boolean | undefined = addressee ? undefined : false;
   for (const match of ruleMatches(reading.scans)) {
     const text = reading.texts[match.reading] as string;
     for (const { start, end, located } of passagesWhere(text, RULES[match.reason], (piece) => reader.scanOf(piece))) {
-      const review = located ? scorer.score([text.slice(Math.max(0, start - CONTEXT_CHARS), end + CONTEXT_CHARS)]).attack : 1;
-      yield { ...match, start, end, passage: text.slice(start, end), review, overruled: review < scorer.veto };
+      jobDocument ??= isJobDocument(reading.texts[0] as string);
+      const toTheBot = !jobDocument || speaksToTheBot(text.slice(Math.max(0, start - ADDRESS_CHARS), end + ADDRESS_CHARS));
+      const review = !toTheBot ? 0 : located ? scorer.score([text.slice(Math.max(0, start - CONTEXT_CHARS), end + CONTEXT_CHARS)]).attack : 1;
+      yield { ...match, start, end, passage: text.slice(start, end), toTheBot, review, overruled: review < scorer.veto };
     }
   }
 }

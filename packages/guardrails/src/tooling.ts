@@ -22,6 +22,7 @@ export interface SplitVerdicts {
   /**
    * The highest review the scorer gives a passage a rule matched (1 when one could not be located),
    * or null when no rule matched: the message stays blocked by the rules under any lower veto.
+   * Every passage is reviewed here, also those a job document does not address to the bot.
    */
   review: number | null;
 }
@@ -43,7 +44,7 @@ export function createSplitCheck(scorer: LearnedScorer): SplitCheck {
       const finding = reviewRuleMatch(reading, reader, scorer);
       const combined = finding !== null && !finding.overruled ? { blocked: true as const, reason: finding.reason } : undefined;
       let review: number | null = null;
-      if (rules.blocked) for (const f of ruleFindings(reading, reader, scorer)) review = Math.max(review ?? 0, f.review);
+      if (rules.blocked) for (const f of ruleFindings(reading, reader, scorer, false)) review = Math.max(review ?? 0, f.review);
       const { verdict: model, score } = modelVerdict(reading, scorer);
       return { rules, model, combined: combined ?? model, attack: score.attack, review };
     },
