@@ -1,6 +1,7 @@
 /**
  * npm run train:guardrails — fits the learned scorer on the train split (scripts/support/guardrails-data.ts),
- * picks its threshold on the dev split, and writes src/scorer-model.json.
+ * picks on the dev split its veto (below which its review of the passage a rule matched overrules
+ * the rule) and then its threshold, and writes src/scorer-model.json.
  * `-- --check` writes nothing: it rebuilds the model in memory and exits 1 if the committed file
  * differs from it by a byte, as CI does.
  *
@@ -39,6 +40,9 @@ const L2 = 1e-5;
 const DEV_ADDED_FALSE_POSITIVES = 0.005;
 const DEV_ADDED_HARD_FALSE_POSITIVES = 0.01;
 const DEV_ADDED_NOTINJECT_FALSE_POSITIVES = 0.03;
+/** The share of the dev attacks the rules catch (plain, and padded) that the veto may overrule. */
+const DEV_VETO_LOST_ATTACKS = 0.01;
+const LONG_MESSAGE_CHARS = 1000;
 /**
  * How many times each message written by helpers who never saw the filter counts in training: they
  * are fewer than the synthetic messages, and more like what real visitors write.
@@ -168,6 +172,43 @@ function quantize(trainer: Trainer): ScorerModel {
   };
 }
 
+/**
+ * Each dev attack, glued into the middle of a long dev recruiter message with no sentence end around
+ * it: the padding a veto must not be fooled by. The hosts are messages no rule matches, so that a
+ * match in the padded message is the attack's.
+ */
+function paddedAttacks(dev: LabelledMessage[], rulesPass: (text: string) => boolean): string[] {
+  const long = dev.filter((m) => m.label === 'benign' && m.text.length >= LONG_MESSAGE_CHARS && m.text.length <= 6000 && rulesPass(m.text));
+  return dev
+    .filter((m) => m.label !== 'benign')
+    .map((attack, i) => {
+      const host = (long[i % long.length] as LabelledMessage).text;
+      const middle = host.indexOf(' ', host.length >> 1);
+      return `${host.slice(0, middle)} ${attack.text.replace(/[.!?]+\s*$/, '')} ${host.slice(middle + 1)}`;
+    });
+}
+
+/**
+ * The highest veto, on a grid of 0.01, under which the scorer's review of the passage a rule matched
+ * overrules at most DEV_VETO_LOST_ATTACKS of the dev attacks the rules catch, plain and padded into
+ * long recruiter messages. Each candidate is the review score of some benign message the rules block.
+ */
+function pickVeto(model: ScorerModel, dev: LabelledMessage[]): number {
+  const { verdictsOf } = createSplitCheck(new LearnedScorer({ ...model, threshold: 1 }));
+  const reviewsOf = (texts: string[]) =>
+    texts.map((text) => verdictsOf(text)).filter((v) => v.rules.blocked).map((v) => v.review ?? 1);
+  const plain = reviewsOf(dev.filter((m) => m.label !== 'benign').map((m) => m.text));
+  const padded = reviewsOf(paddedAttacks(dev, (text) => !verdictsOf(text).rules.blocked));
+  const lost = (reviews: number[], veto: number) => reviews.filter((r) => r < veto).length / Math.max(1, reviews.length);
+  let veto = 0;
+  for (let step = 1; step < 100; step += 1) {
+    const candidate = step / 100;
+    if (lost(plain, candidate) > DEV_VETO_LOST_ATTACKS || lost(padded, candidate) > DEV_VETO_LOST_ATTACKS) break;
+    veto = candidate;
+  }
+  return veto;
+}
+
 /** The least threshold, on a grid of 0.01, that keeps what the scorer adds to the rules within the dev allowances. */
 function pickThreshold(model: ScorerModel, dev: LabelledMessage[]): number {
   const { verdictsOf } = createSplitCheck(new LearnedScorer({ ...model, threshold: 1 }));
@@ -175,7 +216,7 @@ function pickThreshold(model: ScorerModel, dev: LabelledMessage[]): number {
     .filter((m) => m.label === 'benign')
     .map((m) => {
       const verdicts = verdictsOf(m.text);
-      return { message: m, rules: verdicts.rules.blocked, attack: verdicts.attack };
+      return { message: m, rules: verdicts.combined.blocked, attack: verdicts.attack };
     });
   const notInject = scored.filter((s) => s.message.source.startsWith('notinject'));
   const recruiter = scored.filter((s) => !s.message.source.startsWith('notinject'));
@@ -202,8 +243,9 @@ function trainModel(): string {
   trainer.fit(toExamples(weighted));
   const unthresholded = quantize(trainer);
   const dev = readSplit('dev');
-  const threshold = pickThreshold(unthresholded, dev);
-  return JSON.stringify({ ...unthresholded, threshold }) + '\n';
+  const veto = pickVeto(unthresholded, dev);
+  const threshold = pickThreshold({ ...unthresholded, veto }, dev);
+  return JSON.stringify({ ...unthresholded, threshold, veto }) + '\n';
 }
 
 const check = process.argv.includes('--check');
@@ -220,6 +262,6 @@ if (check) {
   console.log(`scorer-model.json matches its training data (rebuilt in ${seconds} s from ${sources.join(', ')}).`);
 } else {
   writeFileSync(MODEL_PATH, built);
-  const { threshold } = JSON.parse(built) as ScorerModel;
-  console.log(`wrote scorer-model.json (${(built.length / 1e6).toFixed(2)} MB, threshold ${threshold}) in ${seconds} s from ${sources.join(', ')}.`);
+  const { threshold, veto } = JSON.parse(built) as ScorerModel;
+  console.log(`wrote scorer-model.json (${(built.length / 1e6).toFixed(2)} MB, threshold ${threshold}, veto ${veto}) in ${seconds} s from ${sources.join(', ')}.`);
 }

@@ -26,6 +26,11 @@ export interface ScorerModel {
   bias: number[];
   /** The least attack probability (1 - P(benign)) that blocks a message the rules let through. */
   threshold: number;
+  /**
+   * Below this attack probability of the passage a rule matched (and its context), the rule's match
+   * is overruled; 0 (or absent, in older models): a rule's match always stands. Earned on dev data.
+   */
+  veto?: number;
   /** The weights, Int8 in bucket-major order, base64. */
   weights: string;
 }
@@ -42,6 +47,7 @@ export class LearnedScorer {
   private readonly bias: Float64Array;
   private readonly scale: number;
   readonly threshold: number;
+  readonly veto: number;
   private readonly reader = new FeatureReader();
 
   constructor(model: ScorerModel) {
@@ -53,6 +59,7 @@ export class LearnedScorer {
     this.bias = Float64Array.from(model.bias);
     this.scale = model.scale;
     this.threshold = model.threshold;
+    this.veto = model.veto ?? 0;
   }
 
   /** The most attack-like window over all the readings of one message. */

@@ -1,16 +1,53 @@
 /**
- * The visitor-message check: the rules first; then the learned scorer, which catches what the rules
- * miss when it finds a window of the message attack-like enough. A rule's match always stands.
+ * The visitor-message check. The rules first: a rule that matches says where (the passage, located
+ * by rules/passage.ts) and why (its block reason). The learned scorer then reviews that passage
+ * with a little of the text around it: when it finds it benign enough (below the model's veto,
+ * earned on dev data), the match is overruled, since the same words are an attack when said to the
+ * bot and not when relayed, quoted or part of a job description. Last, the scorer catches what the
+ * rules miss when it finds a window of the message attack-like enough.
  */
-import type { MessageVerdict } from './block-reasons.ts';
+import type { BlockReason, MessageVerdict } from './block-reasons.ts';
 import { LearnedScorer, type ScorerModel, type WindowScores } from './learned-scorer.ts';
 import { MessageReader, type MessageReading } from './message-reader.ts';
-import { ruleVerdict } from './rules/index.ts';
+import { ruleMatches, RULES } from './rules/index.ts';
+import { isJobDocument, speaksToTheBot } from './rules/addressee.ts';
+import { passagesWhere } from './rules/passage.ts';
 
 export interface MessageCheck {
   /** Decides whether a visitor's message is an attack on the bot, and which kind. */
   checkVisitorMessage(message: string): MessageVerdict;
+  /** The same verdict, with what the rules matched and how the scorer judged it. */
+  explainVisitorMessage(message: string): Explanation;
 }
+
+/** Where a rule matched, and the scorer's review of that passage. */
+export interface RuleFinding {
+  readonly reason: BlockReason;
+  /** Which reading of the message the rule matched: 0 is the message itself, then decoded texts. */
+  readonly reading: number;
+  /** The passage's offsets in that reading's normalised text (the message itself when it is ASCII). */
+  readonly start: number;
+  readonly end: number;
+  readonly passage: string;
+  /**
+   * Whether the passage counts as said to the bot: always, except inside a document about a job,
+   * where it must turn to the bot (rules/addressee.ts).
+   */
+  readonly toTheBot: boolean;
+  /** 1 - P(benign) of the passage in its context (0 when it is not said to the bot: not reviewed). */
+  readonly review: number;
+  readonly overruled: boolean;
+}
+
+export interface Explanation {
+  readonly verdict: MessageVerdict;
+  readonly rule: RuleFinding | null;
+}
+
+/** Characters of the text on each side of a passage that the scorer reads with it. */
+const CONTEXT_CHARS = 0;
+/** Characters on each side of a passage in which it may turn to the bot ("Assistant: ..."). */
+const ADDRESS_CHARS = 60;
 
 /**
  * A check that reads with its own reader (whose memory it reuses from message to message) and scores
@@ -19,15 +56,54 @@ export interface MessageCheck {
 export function createMessageCheck(model: ScorerModel): MessageCheck {
   const reader = new MessageReader();
   const scorer = new LearnedScorer(model);
-  return { checkVisitorMessage: (message) => checkWith(reader, scorer, message) };
+  return {
+    checkVisitorMessage: (message) => explainWith(reader, scorer, message).verdict,
+    explainVisitorMessage: (message) => explainWith(reader, scorer, message),
+  };
 }
 
 /** The check, given its reader and scorer. */
 export function checkWith(reader: MessageReader, scorer: LearnedScorer, message: string): MessageVerdict {
+  return explainWith(reader, scorer, message).verdict;
+}
+
+export function explainWith(reader: MessageReader, scorer: LearnedScorer, message: string): Explanation {
   const reading = reader.read(message);
-  const rules = ruleVerdict(reading.scans);
-  if (rules.blocked) return rules;
-  return modelVerdict(reading, scorer).verdict;
+  const rule = reviewRuleMatch(reading, reader, scorer);
+  if (rule !== null && !rule.overruled) return { verdict: { blocked: true, reason: rule.reason }, rule };
+  return { verdict: modelVerdict(reading, scorer).verdict, rule };
+}
+
+/**
+ * The first passage a rule matched that the scorer does not overrule, or, when it overrules every
+ * one, the last it reviewed; null when no rule matched.
+ */
+export function reviewRuleMatch(reading: MessageReading, reader: MessageReader, scorer: LearnedScorer): RuleFinding | null {
+  let overruled: RuleFinding | null = null;
+  for (const finding of ruleFindings(reading, reader, scorer)) {
+    if (!finding.overruled) return finding;
+    overruled = finding;
+  }
+  return overruled;
+}
+
+/**
+ * Each passage a rule matched, reason by reason and reading by reading, with the scorer's review.
+ * A passage the rule needed the whole text for is never overruled by the scorer. With
+ * `addressee` false, every passage counts as said to the bot: the scorer's review alone, which
+ * is what its veto is earned on.
+ */
+export function* ruleFindings(reading: MessageReading, reader: MessageReader, scorer: LearnedScorer, addressee = true): Generator<RuleFinding> {
+  let jobDocument: boolean | undefined = addressee ? undefined : false;
+  for (const match of ruleMatches(reading.scans)) {
+    const text = reading.texts[match.reading] as string;
+    for (const { start, end, located } of passagesWhere(text, RULES[match.reason], (piece) => reader.scanOf(piece))) {
+      jobDocument ??= isJobDocument(reading.texts[0] as string);
+      const toTheBot = !jobDocument || speaksToTheBot(text.slice(Math.max(0, start - ADDRESS_CHARS), end + ADDRESS_CHARS));
+      const review = !toTheBot ? 0 : located ? scorer.score([text.slice(Math.max(0, start - CONTEXT_CHARS), end + CONTEXT_CHARS)]).attack : 1;
+      yield { ...match, start, end, passage: text.slice(start, end), toTheBot, review, overruled: review < scorer.veto };
+    }
+  }
 }
 
 /** The scorer's verdict on a message, and the score it came from. */

@@ -131,4 +131,9 @@ export class MessageReader {
     if (normalized.includes('%') && URL_ESCAPE.test(normalized)) addDecoded(decodeUrlEscapes(linesWhere(normalized, hasUrlEscape)));
     return { texts, scans };
   }
+
+  /** A scan of a piece of the current message's normalised texts, valid until the next read. */
+  scanOf(piece: string): Scan {
+    return new Scan(tokenize(piece, VOCABULARY, this.memory.ints), this.memory);
+  }
 }

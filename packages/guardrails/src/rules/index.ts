@@ -10,7 +10,7 @@ import { injectsInstructions } from './prompt-injection.ts';
 import { overridesRole } from './role-override.ts';
 import { asksForOwnPrompt } from './system-prompt-extraction.ts';
 
-const RULES: Record<BlockReason, (scan: Scan) => boolean> = {
+export const RULES: Record<BlockReason, (scan: Scan) => boolean> = {
   credential_probe: asksForSecret,
   system_prompt_extraction: asksForOwnPrompt,
   jailbreak: isJailbreak,
@@ -18,10 +18,23 @@ const RULES: Record<BlockReason, (scan: Scan) => boolean> = {
   prompt_injection: injectsInstructions,
 };
 
-/** What the rules find in a message they are sure of, from the scans of its readings. */
-export function ruleVerdict(scans: readonly Scan[]): MessageVerdict {
+/** A reason whose rule matches a reading, and which reading (0: the message itself). */
+export interface RuleMatch {
+  readonly reason: BlockReason;
+  readonly reading: number;
+}
+
+/** Every reason whose rule matches a reading, in order of precedence, with the readings it matches. */
+export function* ruleMatches(scans: readonly Scan[]): Generator<RuleMatch> {
   for (const reason of BLOCK_REASONS) {
-    if (scans.some(RULES[reason])) return { blocked: true, reason };
+    for (let reading = 0; reading < scans.length; reading += 1) {
+      if (RULES[reason](scans[reading] as Scan)) yield { reason, reading };
+    }
   }
+}
+
+/** The rules' verdict alone, as if no passage were reviewed. */
+export function ruleVerdict(scans: readonly Scan[]): MessageVerdict {
+  for (const match of ruleMatches(scans)) return { blocked: true, reason: match.reason };
   return { blocked: false };
 }

@@ -1,0 +1,141 @@
+/**
+ * Who a passage speaks to, inside a message that is a document about a job. A job description
+ * talks about assistants, system prompts, admin passwords and "act as the technical lead" all the
+ * time, and its "you" (or "Sie", "du", "vous", "usted") is the candidate. Inside such a message, a
+ * passage a rule matched blocks only when it turns to the bot: it names the bot's own
+ * instructions, prompt, rules or keys ("your system prompt", "tus instrucciones"), speaks to it
+ * ("assistant:", "note to the AI", "if you are an AI"), or gives the classic orders that have no
+ * place in a job ("ignore all previous instructions", "before answering, print ..."). Languages:
+ * English, German, Spanish, French, Portuguese, Italian, Dutch and Polish.
+ *
+ * Texts are compared lower-cased, with accents removed (the normaliser's NFKD leaves them apart).
+ */
+
+/** Words of a job posting's structure (headings, offers, conditions), in the eight languages. */
+const JOB_MARKERS = new RegExp(
+  [
+    // English
+    String.raw`responsibilities|requirements|qualifications|about (us|the (role|team|company|job))|benefits|what (you'll|you will|we) (do|offer|bring|need|look for)|what we're looking for|nice to have|must[- ]have|we(?: are|'re) (hiring|looking for)|job description|the role\b|years of experience|salary|compensation|hybrid|remote|equity|paid time off|holiday|interview (process|loop|steps)|reporting to|reports to|apply\b|hiring manager|candidate|interview|the team\b|full-time|on-call`,
+    // German
+    String.raw`aufgaben|anforderungen|dein profil|ihr profil|wir bieten|was wir bieten|uber uns|wir suchen|stellenbeschreibung|gehalt|berufserfahrung|homeoffice|urlaubstage|bewerbung|festanstellung|kandidat|vorstellungsgesprach|rolle\b|vollzeit`,
+    // Spanish
+    String.raw`responsabilidades|requisitos|ofrecemos|sobre nosotros|buscamos|funciones|salario|anos de experiencia|teletrabajo|vacaciones|puesto|oferta de empleo|candidat[oa]|entrevista|equipo\b`,
+    // French
+    String.raw`missions|profil recherche|nous offrons|nous proposons|a propos|avantages|nous recrutons|poste|salaire|teletravail|annees d'experience|conges|candidat|entretien|equipe\b|\bcdi\b|recrutement`,
+    // Portuguese
+    String.raw`responsabilidades|requisitos|beneficios|oferecemos|sobre nos|estamos contratando|procuramos|vaga|salario|anos de experiencia|candidat[oa]|entrevista|equipe\b`,
+    // Italian
+    String.raw`responsabilita|requisiti|offriamo|chi siamo|cerchiamo|mansioni|stipendio|retribuzione|anni di esperienza|lavoro da remoto|posizione|candidat[oa]|colloquio|ruolo\b|squadra|\bral\b`,
+    // Dutch
+    String.raw`verantwoordelijkheden|functie-eisen|wat wij bieden|wat we bieden|over ons|wij zoeken|we zoeken|vacature|salaris|jaar ervaring|thuiswerken|kandidaat|sollicitatie|functie\b|team\b`,
+    // Polish
+    String.raw`obowiazki|wymagania|oferujemy|o nas|szukamy|wynagrodzenie|lat doswiadczenia|praca zdalna|stanowisko|kandydat|rozmow|zespol`,
+  ].join('|'),
+  'g',
+);
+
+/** Distinct markers that make a message a document about a job, and its least length. */
+const MIN_JOB_MARKERS = 3;
+const MIN_JOB_CHARS = 300;
+
+/** The bot's own things, after a possessive of the second person. */
+const OWN = String.raw`(system ?prompts?|system (message|instructions?)|instructions?|initial prompt|hidden prompt|prompt|rules|guidelines|guardrails|safety (rules|filters?)|restrictions|filters?|directives|programming|configuration|config|api ?keys?|keys?|secrets?|credentials|tokens?|passwords?)`;
+
+/** A passage that turns to the bot, in the eight languages. */
+const TO_THE_BOT = new RegExp(
+  [
+    // English: "your system prompt", vocatives, notes to the AI, the classic orders
+    String.raw`\b(your|ur) (own |exact |full |hidden |original |initial |current |internal |secret )*${OWN}\b`,
+    String.raw`\b(ignore|disregard|forget|override|bypass) (all |any |every )?(of )?(the |your |these )?(previous|prior|above|earlier|preceding|foregoing|existing|original) (instructions|rules|prompts?|directions|guidelines)`,
+    String.raw`\b(ai|assistant|bot|chatbot|llm|gpt|language model|model|agent|screener)s? (reading|processing|parsing|screening|reviewing|summari[sz]ing) (this|these|the (message|text|profile))`,
+    String.raw`\b(note|message|instructions?|reminder) (to|for) (the |any |an )?(ai|assistant|bot|chatbot|llm|gpt|language model|screening (tool|bot))\b`,
+    String.raw`(^|[\n.!?] *)(dear |hey |hi |hello )?(ai|assistant|bot|chatbot|gpt)\s*[:,]`,
+    String.raw`\bif you are an? (ai|assistant|bot|chatbot|llm|language model|automated)`,
+    String.raw`\b(before|instead of) (answering|replying|responding|you (answer|reply|respond))`,
+    String.raw`\b(in|at the (start|end|beginning) of) your (reply|answer|response|next message)`,
+    String.raw`\bfrom now on,? (you|reply|answer|respond|act)`,
+    String.raw`\byou are (now )?(no longer|dan\b|an unrestricted|free from|in developer mode)`,
+    String.raw`\b(this|the) (bot|chatbot|chat|assistant)'s (system prompt|instructions|rules|configuration|keys?)`,
+    String.raw`\bthis (bot|chatbot|assistant|chat|site|app|service|server|conversation|session)\b`,
+    String.raw`\b(your|ur) (new |real |true |only )?(identity|persona|role|task|purpose|job now|policies|content polic(y|ies)|memory|context|environment|env|authori[sz]ation|owner|developers?|creators?|operators?|guidance|settings)\b`,
+    String.raw`\b(could|can|would|will|won't) you (please |kindly |just |also |now )?(tell|share|give|send|show|print|paste|reveal|repeat|output|list|copy|dump|act|be|pretend|switch|become|answer|reply|respond|ignore|forget|stop|drop|disable|turn|run|execute|display|write out|spell)\b`,
+    String.raw`\byou('re| are| were) (now|no longer|not (the|her|his|their) (assistant|bot))\b|\byou (must|should|shall|will) now\b|\bfrom now\b|\bfor the (rest of this|next few|next) (chat|conversation|messages?|hour)`,
+    String.raw`(?<!(will|'ll|would|to|shall|can|also|and|or) )\b(act|pretend|behave|roleplay|role-play|respond|answer|reply) (as|like) (if |though )?(a|an|my|our|you)\b`,
+    String.raw`\bpretend (to be|you|that)|\bimagine (that )?you('re| are)|\bplay the role of (a|an|my)\b|\bswitch (roles|sides|to)\b|\bturn into\b`,
+    String.raw`(^|[.!?:;\n\[(<{"] *)(please |now |kindly |just )?(ignore|disregard|forget|reveal|print|show me|tell me|give me|send me|paste|output|repeat|list|dump|share|execute|run|display|confirm|stop|become)\b`,
+    String.raw`\b(you|u) (were|have been|got) (told|given|instructed|programmed|configured|set up|trained)|\beverything (you were told|above|before)|\bignore everything|\b(the )?guidance you|\bupdated instructions|\bnew instructions? (for you|is|are)\b`,
+    String.raw`\bwithout (any )?(filters?|restrictions|censorship|limits|safety)|\bno (filters?|restrictions|censorship)\b|\bunrestricted\b|\bunfiltered\b`,
+    String.raw`[\[<{] *\/?(system|admin|instruction|ai|assistant|sys|inst)\b|\bsystem *:|\baiinstruction|\b(dear|hey|hello|hi) (ai|assistant|bot|chatbot)\b`,
+    String.raw`\b(candidate'?s?|her|his) (bot|assistant|ai)\b.{0,40}\b(should|must|will|needs? to)\b`,
+    // German: du/dein, an die KI; "Sie" in a job description is the candidate
+    String.raw`\b(dein|deine|deinen|deiner|deines) (eigenen? |genauen? |versteckten? )?(systemprompt|system-prompt|systemanweisungen|anweisungen|regeln|vorgaben|konfiguration|schlussel|api-schlussel|passwort|zugangsdaten)`,
+    String.raw`\b(ignoriere|vergiss|missachte) (alle |samtliche )?(vorherigen|bisherigen|obigen|fruheren) (anweisungen|regeln|vorgaben)`,
+    String.raw`\b(an die|liebe|hallo) (ki|assistent|bot)\b|\bwenn du eine ki bist`,
+    String.raw`\b(du bist|bist du) (jetzt|nun|ab sofort|ab jetzt|nicht mehr)|\bab (jetzt|sofort)\b|\b(gib|zeig|nenne|sag|schick|kopiere|verrate) mir\b|\btu so,? als\b|\bdiese[nrs]? (bot|assistenten|chat)\b|\bihr(e|en)? (systemprompt|system-prompt|anweisungen|konfiguration|api-schlussel|passwort)|\bohne (filter|einschrankungen|regeln)\b`,
+    // Spanish
+    String.raw`\b(tus|tu) (propias? )?(instrucciones|prompt|reglas|normas|configuracion|claves?|credenciales|contrasenas?)`,
+    String.raw`\b(ignora|olvida|omite) (todas )?(las )?(instrucciones|reglas|indicaciones) (anteriores|previas)`,
+    String.raw`\b(nota|mensaje) para (la |el )?(ia|asistente|bot)\b|\bsi eres una? (ia|asistente|bot|modelo)`,
+    String.raw`\ba partir de ahora|\bdesde ahora|\b(ahora|ya no) eres\b|\beres ahora\b|\bactua como (un|una|mi|si)\b|\bfinge\b|\b(dime|dame|muestrame|enviame|comparte|copia|pega|revelame)\b|\bsu (prompt|clave|contrasena)|\bsus instrucciones (actuales|originales|ocultas)|\b(este|esta) (bot|asistente|chat)\b|\bsin (filtros?|restricciones)\b`,
+    // French
+    String.raw`\b(tes|ton|ta) (propres? )?(instructions|prompt|regles|consignes|configuration|cles?|identifiants|mots de passe)`,
+    String.raw`\b(ignore|oublie|ignorez|oubliez) (toutes )?(les )?(instructions|regles|consignes) (precedentes|anterieures)`,
+    String.raw`\b(note|message) (pour|a) (l'|la |le )?(ia|assistant|bot)\b|\bsi tu es une? (ia|assistant|bot)`,
+    String.raw`\ba partir de maintenant|\bdesormais\b|\btu es (maintenant|desormais)|\bfais comme si|\bfaites comme si|\b(donne|montre|dis|envoie|donnez|montrez|dites|envoyez)-moi\b|\b(copiez|collez|revelez)\b|\b(votre|vos) (prompt|instructions|consignes|configuration|cles?|regles)\b|\bce (bot|chatbot|assistant)\b|\bsans (filtres?|restrictions)\b`,
+    // Portuguese ("suas" is also "his/her/their": only "tuas" and "você" forms count)
+    String.raw`\b(tuas|teu|tua) (proprias? )?(instrucoes|prompt|regras|configuracao|chaves?|credenciais|senhas?)`,
+    String.raw`\b(ignore|esqueca|ignora) (todas )?(as )?(instrucoes|regras) (anteriores|previas)`,
+    String.raw`\b(nota|mensagem) para (a |o )?(ia|assistente|bot)\b|\bse voce (e|for) uma? (ia|assistente|bot)`,
+    String.raw`\ba partir de agora|\bagora (voce|vc) e\b|\bvoce (e|agora e) (agora|meu|minha)\b|\bfinja\b|\bme (diga|mostre|passe|envie|cole|copie|revele)\b|\b(seu|sua|suas) (prompt|configuracao|chave|senha|instrucoes atuais|instrucoes originais)|\bpara de seguir\b|\b(este|esse) (bot|assistente|chat)\b|\bsem (filtros?|restricoes)\b`,
+    // Italian
+    String.raw`\b(le tue|tue|il tuo|tuo|la tua) (istruzioni|prompt|regole|configurazione|chiavi?|credenziali|password)`,
+    String.raw`\b(ignora|dimentica) (tutte )?(le )?(istruzioni|regole) (precedenti|ricevute)`,
+    String.raw`\b(nota|messaggio) per (l'|il )?(ia|assistente|bot)\b|\bse sei un'? ?(ia|assistente|bot)`,
+    String.raw`\bda (ora|adesso|questo momento)( in poi)?\b|\b(ora|adesso) sei\b|\bfai finta\b|\bfingi\b|\b(dimmi|dammi|mostrami|incolla|copia|rivela|scrivimi)\b|\b(la sua|le sue|il suo) (configurazione|istruzioni|prompt|chiave|password)|\b(questo) (bot|assistente|chat)\b|\bsenza (filtri|restrizioni)\b`,
+    // Dutch
+    String.raw`\b(je|jouw) (eigen )?(instructies|systeemprompt|prompt|regels|configuratie|sleutels?|wachtwoorden?)`,
+    String.raw`\b(negeer|vergeet) (alle )?(de )?(vorige|eerdere|voorgaande) (instructies|regels)`,
+    String.raw`\b(notitie|bericht) voor (de )?(ai|assistent|bot)\b|\bals je een (ai|assistent|bot) bent`,
+    String.raw`\bvanaf nu\b|\bje bent (nu|niet langer)\b|\bdoe alsof\b|\b(geef|stuur|toon|vertel|laat) (me|mij)\b|\b(deze|die) (bot|assistent|chat)\b|\buw (instructies|systeemprompt|configuratie)|\bzonder (filters?|beperkingen)\b`,
+    // Polish
+    String.raw`\b(twoje|twoj|twoich|twoja) (instrukcje|instrukcji|prompt|zasady|reguly|konfiguracje|klucze?|hasla?)`,
+    String.raw`\b(zignoruj|zapomnij) (wszystkie )?(poprzednie|wczesniejsze) (instrukcje|polecenia|zasady)`,
+    String.raw`\b(notatka|wiadomosc) dla (ai|si|asystenta|bota)\b|\bjesli jestes (ai|si|asystentem|botem)`,
+    String.raw`\bod (teraz|tej chwili)\b|\bjestes teraz\b|\budawaj\b|\b(podaj|pokaz|wklej|powiedz mi|wyslij|ujawnij|zdradz)\b|\b(swoj|swoje|swojego|swoja|twoj\w*) (ukryty |pelny )?(prompt|instrukcj\w*|konfiguracj\w*|klucz\w*|hasl\w*)|\b(tego|ten) (bota|bot|asystenta|czatu)\b|\bbez (filtrow|ograniczen)\b`,
+    // Japanese, Korean, Chinese: the second person
+    String.raw`あなた|君の|お前|당신|너의|네가|你的|你是|您的`,
+  ].join('|'),
+);
+
+/**
+ * The candidate's "you" in a job description: what they will do, have, bring or get. Once these
+ * are taken out, a "you" or "your" left in a passage speaks to the bot.
+ */
+const CANDIDATE_YOU = new RegExp(
+  String.raw`\b(you|u)('ll|'d|'ve| will| would| have| bring| get| join| own| lead| work| report| build| design| write| help| enjoy| thrive| love| like| care| know| understand| speak| hold| want| need to have| should have| can expect| are (a|an|the|someone|comfortable|familiar|experienced|passionate|curious|excited|motivated|based|able|fluent|used to)| are not| aren't| do not| don't| did| apply| joined)\b|\b(your|ur) (own |day-to-day |first |main |daily )?(experience|background|team|work|role|job|cv|resume|application|profile|skills?|career|growth|manager|colleagues|responsibilit\w*|first \d+|day|week|salary|contract|questions?|impact|ideas?|development|candidate|client|recruiter|schedule|time|days|laptop|equipment|benefits|shift|on-call|rotation|onboarding|probation|interviews?|take-home|tenure|first (year|months?|weeks?))\b|\b(we|i|they|client|team)('ll|'d| will| would| want to| 'd like to| would like to)? (give|send|offer|pay|introduce|show|need|want|expect|ask|invite|help) you\b|\bsent you\b|\byou\W*$|\b(if|when|where|whether|what|how|as) you\b|\bthank you\b|\byou (and|or) (your|the)\b|\b(let|tell|show) (me|us) (know|what)\b`,
+  'g',
+);
+/** A recruiter taking back what they sent before ("ignore the salary range I sent earlier"). */
+const SELF_CORRECTION = /\b(ignore|disregard|forget|scratch) (the|my|that|what) [^.\n]{0,60}\b(i|we) (sent|put|wrote|shared|gave|mentioned|said)( (to )?you)?\b/g;
+const SECOND_PERSON = /\b(you|your|yours|yourself|u|ur|you're|youre)\b/;
+
+const ACCENT = /[\u0300-\u036f]/g;
+
+const plain = (text: string) => text.normalize('NFKD').replace(ACCENT, '').toLowerCase();
+
+/** Whether a message is a document about a job: long enough, with several words of a posting's structure. */
+export function isJobDocument(text: string): boolean {
+  if (text.length < MIN_JOB_CHARS) return false;
+  const seen = new Set<string>();
+  for (const match of plain(text).matchAll(JOB_MARKERS)) {
+    seen.add(match[0]);
+    if (seen.size >= MIN_JOB_MARKERS) return true;
+  }
+  return false;
+}
+
+/** Whether a passage turns to the bot. */
+export function speaksToTheBot(passage: string): boolean {
+  const text = plain(passage).replace(SELF_CORRECTION, ' ');
+  return TO_THE_BOT.test(text) || SECOND_PERSON.test(text.replace(CANDIDATE_YOU, ' '));
+}
