@@ -22,6 +22,7 @@ src="$(cd "$(dirname "$0")/../.." && pwd)"
 # The images to check: "tag|Dockerfile|what to run it with" (a second Dockerfile is one more line).
 images=(
   "careerbot-service:check|Dockerfile|service"
+  "careerbot-runtime:check|packages/runtime/Dockerfile|runtime"
 )
 
 work="$(mktemp -d /var/tmp/careerbot-container.XXXXXX)"
@@ -145,6 +146,37 @@ check_service() {
   docker rm "$name" >/dev/null
   [ "$code" = 0 ] || { echo "container-check: docker stop ended it with exit code $code"; exit 1; }
   echo "  healthy as uid 1000; docker stop: exit code 0"
+}
+
+# The self-hosted runtime's image: it starts with its variables (a canary key and a well-formed
+# token; the platform it names answers nothing, which the runtime must survive), runs as uid 1000,
+# is healthy, answers /healthz, keeps the key out of its log, and `docker stop` drains it to exit 0.
+check_runtime() {
+  local tag="$1" port=39872 name="careerbot-runtime-check-$$"
+  local key="sk-container-check-canary-key-0123456789"
+  docker run -d --name "$name" --network host --health-interval=1s --health-start-period=20s \
+    -e PORT=$port -e HOST=127.0.0.1 -e CAREERBOT_URL=http://127.0.0.1:9 \
+    -e CAREERBOT_TOKEN=cbt_0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef \
+    -e LLM_PROVIDER=openai -e LLM_API_KEY="$key" -e ALLOWED_ORIGINS=https://site.example "$tag" >/dev/null
+  [ "$(docker exec "$name" id -u)" = 1000 ] || { echo "container-check: the runtime does not run as uid 1000"; exit 1; }
+  local health=""
+  for _ in $(seq 1 60); do
+    health="$(docker inspect -f '{{.State.Health.Status}}' "$name")"
+    [ "$health" = healthy ] && break
+    [ "$(docker inspect -f '{{.State.Running}}' "$name")" = true ] || break
+    sleep 1
+  done
+  [ "$health" = healthy ] || { echo "container-check: the runtime's health is '$health'"; docker logs "$name" 2>&1 | tail -20; exit 1; }
+  status="$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/healthz")"
+  [ "$status" = 200 ] || { echo "container-check: the runtime's /healthz answered $status"; exit 1; }
+  echo "  /healthz 200"
+  docker stop -t 60 "$name" >/dev/null
+  code="$(docker inspect -f '{{.State.ExitCode}}' "$name")"
+  if docker logs "$name" 2>&1 | grep -q "$key"; then echo "container-check: the runtime's log holds its provider key"; exit 1; fi
+  docker logs "$name" 2>&1 | grep -q 'draining' || { echo "container-check: no 'draining' in the runtime's log"; exit 1; }
+  docker rm "$name" >/dev/null
+  [ "$code" = 0 ] || { echo "container-check: docker stop ended the runtime with exit code $code"; exit 1; }
+  echo "  healthy as uid 1000, no key in its log; docker stop: exit code 0"
 }
 
 for entry in "${images[@]}"; do
