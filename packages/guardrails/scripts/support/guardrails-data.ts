@@ -85,7 +85,7 @@ const ownRows = (path: string) => () => labelledRows(path, path.split('/').pop()
  * The fresh round written after the current scorer was frozen, by authors who saw neither the filter
  * nor its data: measured once, the headline. An earlier round, once measured, becomes dev data.
  */
-export const FRESH_ROUND = 'fresh8-round.jsonl';
+export const FRESH_ROUND = 'fresh10-round.jsonl';
 
 export function freshRoundAfterFreezing(): LabelledMessage[] {
   return existsSync(projectEval + FRESH_ROUND) ? labelledRows(FRESH_ROUND, FRESH_ROUND) : [];
