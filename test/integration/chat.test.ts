@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { type FakeLlmProvider, fakeReply, HttpClient, signedInClient, startFakeLlmProvider, validBot } from '@careerbot/testkit';
+import { PROVIDER_ERROR_ANSWERS } from '../support/provider-errors.ts';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 import { awayFromWindowEnd, DAY_MS, MINUTE_MS } from '../support/windows.ts';
 
@@ -243,14 +244,7 @@ describe('POST /api/chat/{botId}: every error row, in the contract order', () =>
     expect(provider.requests).toHaveLength(0);
   });
 
-  it.each([
-    [401, 400, { error: 'invalid_llm_key' }],
-    [403, 400, { error: 'invalid_llm_key' }],
-    [429, 429, { error: 'provider_rate_limit' }],
-    [500, 502, { error: 'provider_unavailable' }],
-    [503, 502, { error: 'provider_unavailable' }],
-    [404, 502, { error: 'provider_unavailable' }],
-  ])('maps a provider %s to %s', async (status, expected, body) => {
+  it.each(PROVIDER_ERROR_ANSWERS)('maps a provider %s to %s', async (status, expected, body) => {
     provider.respondWith(fakeReply.status(status, status === 429 ? { retryAfter: 7 } : {}));
     const response = await chat(botId, { message: 'hi' });
     expect(response.status).toBe(expected);

@@ -1,10 +1,13 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import net from 'node:net';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createRuntime, parseRuntimeConfig, type Runtime } from '@careerbot/runtime';
 import { startRuntimeServer, type RuntimeServer } from '@careerbot/runtime/node';
 import { fakeReply, startFakeLlmProvider, type FakeLlmProvider } from '@careerbot/testkit';
 import { ownerWithToken, type OwnerWithToken } from '../support/runtime-clients.ts';
 import { startTcpProxy } from '../support/tcp-proxy.ts';
+import { PROVIDER_ERROR_ANSWERS } from '../support/provider-errors.ts';
 import { startTestApp } from '../support/test-app.ts';
+import { createTestDatabase } from '../support/test-database.ts';
 
 // The platform, the runtime (in this process, on its Node server) and the fake providers
 // together: the runtime reaches the platform through a TCP proxy a test can cut.
@@ -22,8 +25,8 @@ const answers: string[] = [];
 /** Every status the platform gave the runtime, by path. */
 const platformStatuses: { path: string; status: number }[] = [];
 
-const ownerWith = async (bot: Record<string, unknown> = {}): Promise<OwnerWithToken> => {
-  const owner = await ownerWithToken(app.baseUrl, { contextText: `${CONTEXT_MARK}\n\nShe also wrote notes on Bernoulli numbers.`, ...bot });
+const ownerWith = async (bot: Record<string, unknown> = {}, platformUrl = app.baseUrl): Promise<OwnerWithToken> => {
+  const owner = await ownerWithToken(platformUrl, { contextText: `${CONTEXT_MARK}\n\nShe also wrote notes on Bernoulli numbers.`, ...bot });
   // Many saves a minute in this file: the owner raises the bot's limits (chat, conversations, leads).
   const raised = await owner.client.patch('/api/bots/settings', { rateLimits: { perMinute: 1000, perDay: 100000 } });
   expect(raised.status).toBe(200);
@@ -368,6 +371,230 @@ describe('X-Forwarded-For', () => {
     expect((await send(trusted.url, '203.0.113.1')).status).toBe(200);
     expect((await send(trusted.url, '203.0.113.2')).status).toBe(200);
     expect((await send(trusted.url, '203.0.113.2')).status).toBe(429);
+  });
+});
+
+/** An address where nothing listens: a port taken, then given back. */
+const closedPortUrl = async () => {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return `http://127.0.0.1:${port}`;
+};
+
+describe('the provider refuses or fails: the platform’s codes and bodies', () => {
+  let owner: OwnerWithToken;
+  beforeAll(async () => {
+    owner = await ownerWith();
+  });
+  afterEach(() => fake.reset());
+
+  it.each(PROVIDER_ERROR_ANSWERS)('a provider %s answers %s, in JSON', async (status, expected, body) => {
+    const { url } = await startRuntime(owner);
+    fake.respondWith(fakeReply.status(status));
+    const sessionId = crypto.randomUUID();
+
+    const answer = await post(url, '/chat', { sessionId, messages: [question('What did Ada design?')] }, { origin: HOST_SITE });
+
+    expect(answer.status).toBe(expected);
+    expect(answer.json).toEqual(body);
+    expect(answer.headers.get('access-control-allow-origin')).toBe(HOST_SITE);
+    // Nothing was answered, so nothing is saved.
+    expect((await conversationsOf(owner)).map((conversation) => conversation.sessionId)).not.toContain(sessionId);
+  });
+
+  it('a refused key is said in the runtime’s log, as the owner’s to fix, never with the key', async () => {
+    const { url, logs } = await startRuntime(owner);
+    fake.respondWith(fakeReply.status(401));
+    expect((await post(url, '/chat', { sessionId: crypto.randomUUID(), messages: [question('Hi?')] })).status).toBe(400);
+    expect(logs.join('\n')).toMatch(/LLM_API_KEY.*invalid_llm_key/);
+  });
+
+  it('a provider 429 passes its Retry-After on; without one, none is made up', async () => {
+    const { url } = await startRuntime(owner);
+    fake.respondWith(fakeReply.status(429, { retryAfter: 7 }));
+    const limited = await post(url, '/chat', { sessionId: crypto.randomUUID(), messages: [question('Hi?')] });
+    expect(limited).toMatchObject({ status: 429, json: { error: 'provider_rate_limit' } });
+    expect(limited.headers.get('retry-after')).toBe('7');
+    fake.respondWith(fakeReply.status(429));
+    const bare = await post(url, '/chat', { sessionId: crypto.randomUUID(), messages: [question('Hi?')] });
+    expect(bare.status).toBe(429);
+    expect(bare.headers.get('retry-after')).toBeNull();
+  });
+
+  it('a provider that resets the connection, or that nothing answers for: 502 provider_unavailable', async () => {
+    const { url } = await startRuntime(owner);
+    fake.respondWith(fakeReply.connectionReset());
+    const reset = await post(url, '/chat', { sessionId: crypto.randomUUID(), messages: [question('Hi?')] });
+    expect(reset).toMatchObject({ status: 502, json: { error: 'provider_unavailable' } });
+
+    const nowhere = await closedPortUrl();
+    const unreachable = await startRuntime(owner, { OPENAI_BASE_URL: `${nowhere}/v1` });
+    const refused = await post(unreachable.url, '/chat', { sessionId: crypto.randomUUID(), messages: [question('Hi?')] });
+    expect(refused).toMatchObject({ status: 502, json: { error: 'provider_unavailable' } });
+  });
+
+  it.each([
+    [401, 400, { error: 'invalid_llm_key' }, null],
+    [429, 429, { error: 'provider_rate_limit' }, '7'],
+    [500, 502, { error: 'provider_unavailable' }, null],
+  ])('asked for a stream, a provider %s before the first word answers %s in JSON, not a stream', async (status, expected, body, retryAfter) => {
+    const { url } = await startRuntime(owner);
+    fake.respondWith(fakeReply.status(status, status === 429 ? { retryAfter: 7 } : {}));
+
+    const answer = await post(url, '/chat', { sessionId: crypto.randomUUID(), messages: [question('What did Ada design?')] }, { accept: 'text/event-stream' });
+
+    expect(lastProviderRequest().body).toMatchObject({ stream: true });
+    expect(answer.status).toBe(expected);
+    expect(answer.headers.get('content-type')).toMatch(/^application\/json/);
+    expect(answer.json).toEqual(body);
+    expect(answer.headers.get('retry-after')).toBe(retryAfter);
+  });
+});
+
+describe('the platform never reached since start-up', () => {
+  it('/config and /chat answer 503 service_unavailable with a Retry-After, at once; /healthz still answers', async () => {
+    const owner = await ownerWith();
+    const nowhere = await closedPortUrl();
+    const { url } = await startRuntime(owner, { CAREERBOT_URL: nowhere });
+    const before = fake.requests.length;
+
+    const health = await call(url, '/healthz');
+    const config = await call(url, '/config', { headers: { origin: HOST_SITE } });
+    const chat = await post(url, '/chat', { sessionId: crypto.randomUUID(), messages: [question('Hello?')] }, { origin: HOST_SITE });
+    const streamed = await post(url, '/chat', { sessionId: crypto.randomUUID(), messages: [question('Hello?')] }, { accept: 'text/event-stream' });
+
+    expect(health).toMatchObject({ status: 200, json: { status: 'ok' } });
+    for (const answer of [config, chat, streamed]) {
+      expect(answer.status).toBe(503);
+      expect(answer.json).toEqual({ error: 'service_unavailable' });
+      expect(Number(answer.headers.get('retry-after'))).toBeGreaterThan(0);
+    }
+    expect(config.headers.get('access-control-allow-origin')).toBe(HOST_SITE);
+    expect(chat.headers.get('access-control-allow-origin')).toBe(HOST_SITE);
+    // With no bot known there is no system prompt: the provider is never called.
+    expect(fake.requests.length).toBe(before);
+  });
+});
+
+describe('the fetch handler alone, as a serverless or edge function runs it', () => {
+  afterEach(() => vi.restoreAllMocks());
+
+  /** Reads a handler's Response whole, kept for the canary search. */
+  const read = async (response: Response) => {
+    const text = await response.text();
+    answers.push(JSON.stringify([...response.headers]), text);
+    return { status: response.status, headers: response.headers, text, json: response.headers.get('content-type')?.includes('json') ? JSON.parse(text) : undefined };
+  };
+
+  it('answers /config, a JSON /chat and a streamed /chat from Request objects, reaching the platform and the provider through the global fetch', async () => {
+    const owner = await ownerWith();
+    const parsed = parseRuntimeConfig({
+      CAREERBOT_URL: app.baseUrl,
+      CAREERBOT_TOKEN: owner.token,
+      LLM_PROVIDER: 'openai',
+      LLM_API_KEY: CANARY_KEY,
+      OPENAI_BASE_URL: fake.baseUrls.openai,
+      ALLOWED_ORIGINS: HOST_SITE,
+    });
+    if (!parsed.ok) throw new Error(parsed.message);
+    const logs: string[] = [];
+    const globalFetch = vi.spyOn(globalThis, 'fetch');
+    // No fetch, no providerFetch, no server: what an edge function has.
+    const handler = createRuntime({ config: parsed.config, log: (level, message, fields) => logs.push(JSON.stringify({ level, message, ...fields })) });
+    started.push({ runtime: handler, server: { url: 'none', close: async () => undefined } as unknown as RuntimeServer, logs });
+    const site = 'https://runtime.ada.example';
+    const chatRequest = (content: string, headers: Record<string, string> = {}) =>
+      new Request(`${site}/chat`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', origin: HOST_SITE, ...headers },
+        body: JSON.stringify({ sessionId, messages: [question(content)] }),
+      });
+    const sessionId = crypto.randomUUID();
+
+    const config = await read(await handler.fetch(new Request(`${site}/config`, { headers: { origin: HOST_SITE } })));
+    expect(config.status).toBe(200);
+    expect(config.json).toMatchObject({ name: 'Ada Lovelace', suggestedQuestions: expect.any(Array) });
+    expect(config.text).not.toContain('Zebra-17');
+    expect(config.headers.get('access-control-allow-origin')).toBe(HOST_SITE);
+
+    fake.respondWith(fakeReply.success('Ada designed a loom.'));
+    const chat = await read(await handler.fetch(chatRequest('What did Ada design?')));
+    expect(chat.status).toBe(200);
+    expect(chat.json).toEqual({ reply: 'Ada designed a loom.', conversationId: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    expect(JSON.stringify(lastProviderRequest().body)).toContain(CONTEXT_MARK);
+
+    const words = 'She tested it. Then she wrote about it.'.split(/(?<= )/);
+    fake.respondWith(fakeReply.stream(words, { chunkDelayMs: 10 }));
+    const streamedResponse = await handler.fetch(chatRequest('And then?', { accept: 'text/event-stream' }));
+    expect(streamedResponse.headers.get('content-type')).toMatch(/^text\/event-stream/);
+    const streamed = await read(streamedResponse);
+    const events = eventsOf(streamed.text);
+    expect(events.filter((event) => event.type === 'delta').length).toBeGreaterThan(1);
+    expect(events.at(-1)).toEqual({ type: 'done', data: expect.objectContaining({ reply: words.join(''), conversationId: chat.json.conversationId }) });
+
+    // The platform and the provider were reached through the global fetch, and nothing else.
+    const reached = globalFetch.mock.calls.map(([input]) => new URL(input instanceof Request ? input.url : String(input)).origin);
+    expect(reached).toContain(new URL(app.baseUrl).origin);
+    expect(reached).toContain(new URL(fake.url).origin);
+    const [conversation] = (await conversationsOf(owner)).filter((item) => item.sessionId === sessionId);
+    expect(conversation).toMatchObject({ id: chat.json.conversationId });
+    expect(handler.queued).toBe(0);
+  });
+});
+
+describe('the platform’s server stopped in the middle of a conversation, and started again', () => {
+  it('the chat goes on from the cached config and knowledge; on restart the transcript and the lead arrive, once each', async () => {
+    const database = await createTestDatabase();
+    const env = { OPENAI_BASE_URL: fake.baseUrls.openai };
+    let platform = await startTestApp({ database, env });
+    let running = true;
+    const port = Number(new URL(platform.baseUrl).port);
+    try {
+      const owner = await ownerWith({}, platform.baseUrl);
+      const { url, runtime } = await startRuntime(owner, { CAREERBOT_URL: platform.baseUrl, CACHE_SECONDS: '1' });
+      const sessionId = crypto.randomUUID();
+      fake.respondWith(fakeReply.success('Before the stop.'));
+      const first = await post(url, '/chat', { sessionId, messages: [question('Are you there?')] });
+      expect(first.json.conversationId).toBeDefined();
+
+      await platform.close();
+      running = false;
+      await expect(fetch(`${platform.baseUrl}/healthz`)).rejects.toThrow();
+      // Past the cache's freshness: the runtime tries the platform, finds nothing listening, and serves what it knows.
+      await new Promise((resolve) => setTimeout(resolve, 1_100));
+      fake.respondWith(fakeReply.success('While the platform is stopped.'));
+      const history = [question('Are you there?'), { role: 'assistant' as const, content: 'Before the stop.' }, question('Still there?')];
+      const during = await post(url, '/chat', { sessionId, messages: history });
+      expect(during.status).toBe(200);
+      expect(during.json).toEqual({ reply: 'While the platform is stopped.' });
+      expect(JSON.stringify(lastProviderRequest().body)).toContain(CONTEXT_MARK);
+      expect(await call(url, '/config')).toMatchObject({ status: 200, json: { name: 'Ada Lovelace' } });
+      const lead = await post(url, '/lead', { sessionId, email: 'stopped@example.com' });
+      expect(lead.status).toBe(202);
+      expect(runtime.queued).toBe(2);
+
+      platform = await startTestApp({ database, env, port });
+      running = true;
+      expect(platform.baseUrl).toBe(`http://127.0.0.1:${port}`);
+      await waitFor(() => runtime.queued === 0);
+
+      const conversations = await conversationsOf(owner);
+      expect(conversations).toEqual([expect.objectContaining({ id: first.json.conversationId, sessionId, messageCount: 4 })]);
+      const detail = await owner.client.get(`/api/bots/conversations/${first.json.conversationId}`);
+      expect(detail.json.messages.map((message: { content: string }) => message.content)).toEqual([
+        'Are you there?',
+        'Before the stop.',
+        'Still there?',
+        'While the platform is stopped.',
+      ]);
+      const leads = await owner.client.get('/api/bots/leads');
+      expect(leads.json.items).toEqual([expect.objectContaining({ email: 'stopped@example.com', conversationId: first.json.conversationId })]);
+    } finally {
+      if (running) await platform.close();
+      await database.drop();
+    }
   });
 });
 

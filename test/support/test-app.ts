@@ -29,6 +29,8 @@ export interface TestAppOptions {
   hasher?: PasswordHasher;
   /** Reuse a database (e.g. two app instances on one database). */
   database?: TestDatabase;
+  /** Listen on this port (e.g. a platform started again where it was); a free one by default. */
+  port?: number;
 }
 
 export const TEST_SESSION_SECRET = 'test-session-secret-0123456789abcdef0123456789';
@@ -57,7 +59,7 @@ export const startTestApp = async (options: TestAppOptions = {}) => {
   outer.disable('x-powered-by');
   outer.set('etag', false);
   outer.use(check.middleware, service.app);
-  const server = outer.listen(0, '127.0.0.1');
+  const server = outer.listen(options.port ?? 0, '127.0.0.1');
   await new Promise<void>((resolve) => server.once('listening', resolve));
   const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return {
