@@ -454,7 +454,7 @@ describe('the provider refuses or fails: the platform’s codes and bodies', () 
 });
 
 describe('the platform never reached since start-up', () => {
-  it('/config and /chat answer 503 service_unavailable with a Retry-After, at once; /healthz still answers', async () => {
+  it('/config and /chat answer 503 service_unavailable with a Retry-After; /healthz still answers', async () => {
     const owner = await ownerWith();
     const nowhere = await closedPortUrl();
     const { url } = await startRuntime(owner, { CAREERBOT_URL: nowhere });
@@ -475,6 +475,26 @@ describe('the platform never reached since start-up', () => {
     expect(chat.headers.get('access-control-allow-origin')).toBe(HOST_SITE);
     // With no bot known there is no system prompt: the provider is never called.
     expect(fake.requests.length).toBe(before);
+  });
+
+  it('a platform that takes the connection and never answers: 503 once the platform’s timeout passes, and /healthz answers meanwhile', async () => {
+    const silent = net.createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const held: net.Socket[] = [];
+    silent.on('connection', (socket) => held.push(socket));
+    try {
+      const owner = await ownerWith();
+      const { url } = await startRuntime(owner, { CAREERBOT_URL: `http://127.0.0.1:${(silent.address() as net.AddressInfo).port}` });
+      const pending = Promise.all([call(url, '/config'), post(url, '/chat', { sessionId: crypto.randomUUID(), messages: [question('Hello?')] })]);
+      await waitFor(() => held.length > 0);
+
+      expect(await call(url, '/healthz')).toMatchObject({ status: 200, json: { status: 'ok' } });
+      const [config, chat] = await pending;
+      for (const answer of [config, chat]) expect(answer).toMatchObject({ status: 503, json: { error: 'service_unavailable' } });
+    } finally {
+      for (const socket of held) socket.destroy();
+      await new Promise<void>((resolve) => silent.close(() => resolve()));
+    }
   });
 });
 
