@@ -5,7 +5,7 @@ import Anthropic, {
   APIUserAbortError,
 } from '@anthropic-ai/sdk';
 import { z } from 'zod';
-import type { Fetch, LlmGateway, LlmRequest, LlmResponse, LlmStreamResponse } from './ports.ts';
+import type { Fetch, LlmGateway, LlmRequest, LlmResponse, LlmStreamResponse, GatewayTransport } from './ports.ts';
 import {
   completeWithPolicy,
   failureForStatus,
@@ -20,13 +20,9 @@ import {
 
 const ANTHROPIC_DEFAULT_BASE_URL = 'https://api.anthropic.com';
 
-export interface AnthropicLlmGatewayOptions {
+export interface AnthropicLlmGatewayOptions extends GatewayTransport {
   baseURL?: string;
   timeoutMs: number;
-  /** Sends the single-shot (unstreamed) calls; the SDK's own (the global fetch) when absent. */
-  fetch?: Fetch;
-  /** Sends the streamed calls, answering as soon as the head arrives; the SDK's own when absent. */
-  streamFetch?: Fetch;
 }
 
 const messageAnswer = z.object({

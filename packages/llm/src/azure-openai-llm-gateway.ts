@@ -1,18 +1,14 @@
 import { AzureOpenAI } from 'openai';
-import type { Fetch, LlmGateway, LlmRequest, LlmResponse, LlmStreamResponse } from './ports.ts';
+import type { Fetch, LlmGateway, LlmRequest, LlmResponse, LlmStreamResponse, GatewayTransport } from './ports.ts';
 import { completeWithPolicy } from './call-policy.ts';
 import { chatCompletionBody, chatCompletionText, classifyOpenAiError, streamChatCompletion } from './openai-llm-gateway.ts';
 
 const AZURE_DEFAULT_API_VERSION = '2024-10-21';
 
-export interface AzureOpenAiLlmGatewayOptions {
+export interface AzureOpenAiLlmGatewayOptions extends GatewayTransport {
   timeoutMs: number;
   /** Host suffixes (`.openai.azure.com`) or hosts; see isAllowedAzureEndpoint. */
   allowedHosts: string[];
-  /** Sends the single-shot (unstreamed) calls; the SDK's own (the global fetch) when absent. */
-  fetch?: Fetch;
-  /** Sends the streamed calls, answering as soon as the head arrives; the SDK's own when absent. */
-  streamFetch?: Fetch;
 }
 
 const LOOPBACK_ENTRIES = new Set(['127.0.0.1', 'localhost']);

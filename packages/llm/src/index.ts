@@ -3,6 +3,7 @@ export type {
   EmbeddingGateway,
   EmbeddingResponse,
   Fetch,
+  GatewayTransport,
   LlmErrorType,
   LlmGateway,
   LlmRequest,

@@ -1,6 +1,6 @@
 import OpenAI, { APIConnectionError, APIConnectionTimeoutError, APIError, APIUserAbortError } from 'openai';
 import { z } from 'zod';
-import type { Fetch, LlmGateway, LlmRequest, LlmResponse, LlmStreamResponse } from './ports.ts';
+import type { Fetch, LlmGateway, LlmRequest, LlmResponse, LlmStreamResponse, GatewayTransport } from './ports.ts';
 import {
   completeWithPolicy,
   failureForStatus,
@@ -15,13 +15,9 @@ import {
 
 export const OPENAI_DEFAULT_BASE_URL = 'https://api.openai.com/v1';
 
-export interface OpenAiLlmGatewayOptions {
+export interface OpenAiLlmGatewayOptions extends GatewayTransport {
   baseURL?: string;
   timeoutMs: number;
-  /** Sends the single-shot (unstreamed) calls; the SDK's own (the global fetch) when absent. */
-  fetch?: Fetch;
-  /** Sends the streamed calls, answering as soon as the head arrives; the SDK's own when absent. */
-  streamFetch?: Fetch;
 }
 
 const chatCompletionAnswer = z.object({

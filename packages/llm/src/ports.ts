@@ -6,6 +6,14 @@
 /** The `fetch` a gateway sends its single-shot calls through (the platform passes a keep-alive one). */
 export type Fetch = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
 
+/** How a chat gateway reaches its provider; the SDK's own fetch (the global one) for what is left out. */
+export interface GatewayTransport {
+  /** Sends the single-shot (unstreamed) calls. */
+  fetch?: Fetch;
+  /** Sends the streamed calls, answering as soon as the head arrives. */
+  streamFetch?: Fetch;
+}
+
 export type LlmErrorType =
   /** Azure only: the endpoint header is missing, not a URL, or not an allowed host. */
   | 'missing_llm_key'
