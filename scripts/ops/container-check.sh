@@ -119,6 +119,19 @@ sql "CREATE DATABASE careerbot_container_$$"
 db="careerbot_container_$$"
 database_url="postgres://postgres@127.0.0.1:$pg_port/$db"
 
+# Waits up to a minute for container $1's health check to say `healthy`; fails with its log if
+# it never does or stops first. $2 names it in the message.
+wait_healthy() {
+  local name="$1" what="$2" health=""
+  for _ in $(seq 1 60); do
+    health="$(docker inspect -f '{{.State.Health.Status}}' "$name")"
+    [ "$health" = healthy ] && break
+    [ "$(docker inspect -f '{{.State.Running}}' "$name")" = true ] || break
+    sleep 1
+  done
+  [ "$health" = healthy ] || { echo "container-check: $what's health is '$health'"; docker logs "$name" 2>&1 | tail -20; exit 1; }
+}
+
 check_service() {
   local tag="$1" port=39871 name="careerbot-check-$$"
   docker run --rm --network host -e DATABASE_URL="$database_url" "$tag" node dist/migrate.js
@@ -127,14 +140,7 @@ check_service() {
     -e SESSION_SECRET=container-check-session-secret-0123456789 \
     -e KEY_ENCRYPTION_KEY=0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef "$tag" >/dev/null
   [ "$(docker exec "$name" id -u)" = 1000 ] || { echo "container-check: the service does not run as uid 1000"; exit 1; }
-  local health=""
-  for _ in $(seq 1 60); do
-    health="$(docker inspect -f '{{.State.Health.Status}}' "$name")"
-    [ "$health" = healthy ] && break
-    [ "$(docker inspect -f '{{.State.Running}}' "$name")" = true ] || break
-    sleep 1
-  done
-  [ "$health" = healthy ] || { echo "container-check: health is '$health'"; docker logs "$name" | tail -20; exit 1; }
+  wait_healthy "$name" "the service"
   for path in /readyz / /widget.js; do
     status="$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port$path")"
     [ "$status" = 200 ] || { echo "container-check: $path answered $status"; docker logs "$name" | tail -20; exit 1; }
@@ -159,14 +165,7 @@ check_runtime() {
     -e CAREERBOT_TOKEN=cbt_0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef \
     -e LLM_PROVIDER=openai -e LLM_API_KEY="$key" -e ALLOWED_ORIGINS=https://site.example "$tag" >/dev/null
   [ "$(docker exec "$name" id -u)" = 1000 ] || { echo "container-check: the runtime does not run as uid 1000"; exit 1; }
-  local health=""
-  for _ in $(seq 1 60); do
-    health="$(docker inspect -f '{{.State.Health.Status}}' "$name")"
-    [ "$health" = healthy ] && break
-    [ "$(docker inspect -f '{{.State.Running}}' "$name")" = true ] || break
-    sleep 1
-  done
-  [ "$health" = healthy ] || { echo "container-check: the runtime's health is '$health'"; docker logs "$name" 2>&1 | tail -20; exit 1; }
+  wait_healthy "$name" "the runtime"
   status="$(curl -s -o /dev/null -w '%{http_code}' "http://127.0.0.1:$port/healthz")"
   [ "$status" = 200 ] || { echo "container-check: the runtime's /healthz answered $status"; exit 1; }
   echo "  /healthz 200"
