@@ -1,6 +1,7 @@
 import type autocannon from 'autocannon';
 import { benchDatabase, cleanUp, freePorts, spawnTs, waitForHttp } from '../support/processes.ts';
 import { inBatches, measure, median, printTable, seedBot, startServiceAndEcho, verdict, type Measurement } from './support/bench-kit.ts';
+import { cpuMsOf } from './support/sse-load.ts';
 
 // npm run bench:runtime — the self-hosted runtime (its own process, the real OpenAI SDK gateway)
 // against an instant fake provider and an instant stand-in of the platform's v1 API (each in its
@@ -14,17 +15,20 @@ const BOTS = 64;
 const QUESTION = 'What did Ada build, and which languages does she use day to day?';
 const SESSIONS = Array.from({ length: 256 }, () => crypto.randomUUID());
 
+/** A helper process's first stdout line, parsed, and its pid. */
 const lineOf = <T>(entry: string, env: Record<string, string>) =>
-  new Promise<T>((resolve) => spawnTs(entry, env, (line) => resolve(JSON.parse(line) as T)));
+  new Promise<T & { pid: number | undefined }>((resolve) => {
+    const child = spawnTs(entry, env, (line) => resolve({ ...(JSON.parse(line) as T), pid: child.pid }));
+  });
 
 try {
   const databaseUrl = await benchDatabase();
   const provider = await lineOf<{ openai: string }>('scripts/bench/support/fake-provider-process.ts', {});
   const platformStandIn = await lineOf<{ url: string }>('scripts/bench/support/fake-platform-process.ts', {});
-  const { urls } = await startServiceAndEcho(databaseUrl, { OPENAI_BASE_URL: provider.openai });
+  const { urls, processes } = await startServiceAndEcho(databaseUrl, { OPENAI_BASE_URL: provider.openai });
   const [runtimePort] = await freePorts(1);
   const runtime = `http://127.0.0.1:${runtimePort}`;
-  spawnTs('packages/runtime/src/cli.ts', {
+  const runtimeProcess = spawnTs('packages/runtime/src/cli.ts', {
     CAREERBOT_URL: platformStandIn.url,
     CAREERBOT_TOKEN: `cbt_${'0'.repeat(64)}`,
     LLM_PROVIDER: 'openai',
@@ -85,12 +89,31 @@ try {
   await measure('warm-up runtime', runtimeChat(5));
   await measure('warm-up platform chat', platformChat(5));
 
-  const rounds: { echo: Measurement; runtime: Measurement; platform: Measurement }[] = [];
+  // CPU milliseconds per answered chat of each process a phase uses: what each side costs, which a
+  // shared machine's load disturbs far less than throughput (the provider and the platform's
+  // stand-in are the same programs in both phases, the database is the platform's alone).
+  const pids = { runtime: runtimeProcess.pid, platform: processes.service.pid, provider: provider.pid, standIn: platformStandIn.pid };
+  type Cpu = Record<keyof typeof pids, number>;
+  const cpuNow = (): Cpu => ({ runtime: cpuMsOf(pids.runtime), platform: cpuMsOf(pids.platform), provider: cpuMsOf(pids.provider), standIn: cpuMsOf(pids.standIn) });
+  const costed = async (label: string, options: autocannon.Options) => {
+    const before = cpuNow();
+    const measurement = await measure(label, options);
+    const after = cpuNow();
+    const perChat = (name: keyof Cpu) => (after[name] - before[name]) / Math.max(1, measurement.total);
+    return { measurement, perChat };
+  };
+  const rounds: { echo: Measurement; runtime: Measurement; platform: Measurement; runtimeCpu: number; platformCpu: number; runtimeStandInCpu: number }[] = [];
   for (let round = 1; round <= ROUNDS; round++) {
+    const echoRound = await measure(`bare echo #${round}`, echo(DURATION_S));
+    const runtimeRound = await costed(`runtime chat #${round}`, runtimeChat(DURATION_S));
+    const platformRound = await costed(`platform chat #${round}`, platformChat(DURATION_S));
     rounds.push({
-      echo: await measure(`bare echo #${round}`, echo(DURATION_S)),
-      runtime: await measure(`runtime chat #${round}`, runtimeChat(DURATION_S)),
-      platform: await measure(`platform chat #${round}`, platformChat(DURATION_S)),
+      echo: echoRound,
+      runtime: runtimeRound.measurement,
+      platform: platformRound.measurement,
+      runtimeCpu: runtimeRound.perChat('runtime'),
+      platformCpu: platformRound.perChat('platform'),
+      runtimeStandInCpu: runtimeRound.perChat('standIn'),
     });
   }
   printTable(rounds.flatMap((round) => [round.echo, round.runtime, round.platform]));
@@ -106,6 +129,9 @@ try {
   console.log(`\nmedians (${CONNECTIONS} connections): echo ${echoRps.toFixed(0)} req/s`);
   console.log(`  runtime  /chat: ${runtimeRps.toFixed(0)} req/s, p99 ${runtimeP99} ms, ${(runtimeRatio * 100).toFixed(1)} % of the echo`);
   console.log(`  platform chat:  ${platformRps.toFixed(0)} req/s, p99 ${platformP99} ms, ${(platformRatio * 100).toFixed(1)} % of the echo (bench:chat's ratio, this run)`);
+  console.log(
+    `  CPU per chat: runtime ${median(rounds.map((round) => round.runtimeCpu)).toFixed(3)} ms (and the platform's stand-in ${median(rounds.map((round) => round.runtimeStandInCpu)).toFixed(3)} ms), platform ${median(rounds.map((round) => round.platformCpu)).toFixed(3)} ms`,
+  );
   console.log(`runtime ratio ≥ the platform's chat ratio: ${verdict(runtimeRatio >= platformRatio)}`);
   if (invalid > 0) console.log(`INVALID RUN: ${invalid} non-2xx answers or errors during the chat phases`);
   process.exitCode = runtimeRatio >= platformRatio && invalid === 0 ? 0 : 1;

@@ -38,8 +38,9 @@ export const cleanUp = async () => {
 
 /** A TypeScript entry point in its own process; stdout lines go to `onLine`. */
 export const spawnTs = (entry: string, env: Record<string, string>, onLine?: (line: string) => void) => {
-  // BENCH_PROFILE=dir writes a CPU profile of the service process there, for a look at hot spots.
-  const profile = process.env.BENCH_PROFILE && entry === 'src/main.ts' ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
+  // BENCH_PROFILE=dir writes a CPU profile of the service and runtime processes there (one file each, named by pid), for a look at hot spots.
+  const profiled = entry === 'src/main.ts' || entry === 'packages/runtime/src/cli.ts';
+  const profile = process.env.BENCH_PROFILE && profiled ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
   const child = spawn(process.execPath, [...profile, '--import', 'tsx', entry], {
     cwd: ROOT,
     env: { ...process.env, ...env },

@@ -19,6 +19,7 @@ import { z } from 'zod';
 import type { BotSource } from './bot-source.ts';
 import type { Deliveries, TranscriptMessage } from './deliveries.ts';
 import type { RuntimeLogger } from './logger.ts';
+import type { RuntimeReply, RuntimeRequest } from './exchange.ts';
 import { errorResponse, json, readJsonBody, REFUSALS } from './responses.ts';
 import type { VisitorLimits } from './visitor-limits.ts';
 
@@ -49,14 +50,12 @@ export interface ChatDeps {
 const providerError = (error: LlmErrorType, retryAfterSeconds: number | undefined): ChatError =>
   error === 'provider_rate_limit' ? { type: 'provider_rate_limit', retryAfterSeconds } : { type: error };
 
-const encoder = new TextEncoder();
-
 /**
  * POST /chat: the platform's steps, in its order, with its error bodies: validation, the bot
  * (404 when inactive or the token is dead), the visitor's limits, the message filter, knowledge,
  * the system prompt, the provider, reply cleaning; then the transcript goes to the platform.
  */
-export const handleChat = async (d: ChatDeps, request: Request, visitor: string, corsHeaders: Record<string, string>): Promise<Response> => {
+export const handleChat = async (d: ChatDeps, request: RuntimeRequest, visitor: string, corsHeaders: Record<string, string>): Promise<RuntimeReply> => {
   const refuse = (error: ChatError) => errorResponse(withHeaders(chatErrorReply(error, d.now()), corsHeaders));
   const body = await readJsonBody(request, chatRequest, CHAT_BODY_LIMIT);
   if (!body.ok) return errorResponse(withHeaders(body.reply, corsHeaders));
@@ -92,13 +91,15 @@ export const handleChat = async (d: ChatDeps, request: Request, visitor: string,
   const context: ReplyContext = { systemPrompt: system, contextText: knowledge.text, callerKey: d.llm.apiKey };
   const save = (reply: string) => d.deliveries.saveTranscript(sessionId, [...messages, { role: 'assistant', content: reply } satisfies TranscriptMessage]);
 
-  if (wantsEventStream(request.headers.get('accept'))) {
-    const leave = new AbortController();
-    request.signal.addEventListener('abort', () => leave.abort(), { once: true });
-    const streamed = await d.gateway.stream(llmRequest, leave.signal);
+  if (wantsEventStream(request.header('accept'))) {
+    const streamed = await d.gateway.stream(llmRequest, request.signal);
     if (!streamed.ok) return refuse(noteProviderRefusal(d, streamed.error, streamed.retryAfterSeconds));
     const events = savedAtTheEnd(cleanedEvents(streamed.stream.first, streamed.stream.rest, d.cleaner.stream(context)), save);
-    return eventStream(events, leave, corsHeaders);
+    return {
+      status: 200,
+      headers: { ...SSE_HEADERS, ...corsHeaders },
+      stream: (sink) => writeEventStream(events, { ...sink, left: () => request.signal.aborted }),
+    };
   }
 
   const answer = await d.gateway.complete(llmRequest);
@@ -130,27 +131,3 @@ async function* savedAtTheEnd(events: AsyncIterable<ChatStreamEvent>, save: (rep
     yield conversationId ? { ...event, conversationId } : event;
   }
 }
-
-const eventStream = (events: AsyncIterable<ChatStreamEvent>, leave: AbortController, corsHeaders: Record<string, string>): Response => {
-  const body = new ReadableStream<Uint8Array>({
-    start(controller) {
-      void writeEventStream(events, {
-        write: (text) => {
-          if (!leave.signal.aborted) controller.enqueue(encoder.encode(text));
-        },
-        end: () => {
-          try {
-            controller.close();
-          } catch {
-            // Already cancelled by the reader.
-          }
-        },
-        left: () => leave.signal.aborted,
-      });
-    },
-    cancel() {
-      leave.abort();
-    },
-  });
-  return new Response(body, { status: 200, headers: { ...SSE_HEADERS, ...corsHeaders } });
-};

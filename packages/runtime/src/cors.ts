@@ -17,15 +17,13 @@ export class Cors {
   }
 
   /** 'none': no Origin; 'allowed': one of the owner's sites; 'refused': any other. */
-  judge(request: Request): 'none' | 'allowed' | 'refused' {
-    const origin = request.headers.get('origin');
+  judge(origin: string | null): 'none' | 'allowed' | 'refused' {
     if (origin === null) return 'none';
     return this.allowed.has(origin) ? 'allowed' : 'refused';
   }
 
   /** The headers an answer to an allowed origin carries (with the preflight's when it is one). */
-  headers(request: Request, preflight: boolean): Record<string, string> {
-    const origin = request.headers.get('origin');
+  headers(origin: string | null, preflight: boolean): Record<string, string> {
     if (origin === null || !this.allowed.has(origin)) return { vary: 'Origin' };
     return { 'access-control-allow-origin': origin, vary: 'Origin', ...(preflight ? PREFLIGHT_HEADERS : {}) };
   }

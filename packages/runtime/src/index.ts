@@ -7,3 +7,4 @@
 export { createRuntime, type RequestContext, type Runtime, type RuntimeOptions } from './runtime.ts';
 export { parseRuntimeConfig, type RuntimeConfig, type RuntimeConfigResult } from './config.ts';
 export type { RuntimeLogger, LogLevel } from './logger.ts';
+export type { BodyBytes, RuntimeReply, RuntimeRequest, TextSink } from './exchange.ts';

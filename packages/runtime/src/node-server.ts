@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { BodyBytes } from './exchange.ts';
 import type { Runtime } from './runtime.ts';
 
 export interface RuntimeServer {
@@ -10,83 +11,91 @@ export interface RuntimeServer {
   close(): Promise<void>;
 }
 
-const requestHeaders = (incoming: http.IncomingHttpHeaders): Headers => {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(incoming)) {
-    if (value === undefined || name.startsWith(':')) continue;
-    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item);
-  }
-  return headers;
-};
-
-/** The largest body any route takes (a chat's 16 KB); one byte more is enough for the handler to answer 413. */
+/** The largest body any route takes (a chat's 16 KB). */
 const MAX_BODY_BYTES = 16_384;
 /** How much of an oversized body is still read and dropped, so the client receives the 413 instead of a reset. */
 const DRAIN_BYTES = 1024 * 1024;
 
 /**
- * The body's bytes, at most MAX_BODY_BYTES + 1: a Uint8Array costs less to hand over than a web
- * stream. What comes past that is read and dropped (up to DRAIN_BYTES), never kept.
+ * The body's bytes, counted as they arrive: past `limit`, too_large, and what comes after is read
+ * and dropped (up to DRAIN_BYTES, so that the client receives the 413 instead of a reset), never kept.
  */
-const bodyBytes = (req: http.IncomingMessage): Promise<Uint8Array<ArrayBuffer>> =>
+const bodyBytes = (req: http.IncomingMessage, limit: number): Promise<BodyBytes> =>
   new Promise((resolve, reject) => {
     const chunks: Buffer[] = [];
-    let kept = 0;
     let received = 0;
     req.on('data', (chunk: Buffer) => {
       received += chunk.length;
-      if (received > MAX_BODY_BYTES + 1 + DRAIN_BYTES) req.destroy();
-      if (kept > MAX_BODY_BYTES) return;
-      const part = chunk.subarray(0, MAX_BODY_BYTES + 1 - kept);
-      chunks.push(part);
-      kept += part.length;
+      if (received > limit + DRAIN_BYTES) req.destroy();
+      else if (received <= limit) chunks.push(chunk);
     });
-    const done = () => resolve(new Uint8Array(Buffer.concat(chunks, kept)));
+    const done = () => resolve(received > limit ? { kind: 'too_large' } : { kind: 'ok', bytes: Buffer.concat(chunks, received) });
     req.on('end', done);
     req.on('error', reject);
     req.on('close', done);
   });
 
-/** node:http -> Request -> the runtime's handler -> Response, a streamed body written through as it comes. */
+/** A header as the runtime reads it: several values joined, as Headers.get does. */
+const headerOf = (req: http.IncomingMessage, name: string): string | null => {
+  const value = req.headers[name];
+  if (value === undefined) return null;
+  return Array.isArray(value) ? value.join(', ') : value;
+};
+
+/**
+ * An abort signal for a visitor who leaves before the answer is whole, made when first asked for:
+ * most answers (JSON) never ask.
+ */
+const visitorLeft = (res: http.ServerResponse) => {
+  let controller: AbortController | undefined;
+  return {
+    get signal(): AbortSignal {
+      if (controller) return controller.signal;
+      const made = new AbortController();
+      controller = made;
+      if (res.destroyed && !res.writableFinished) made.abort();
+      else
+        res.on('close', () => {
+          if (!res.writableFinished) made.abort();
+        });
+      return made.signal;
+    },
+  };
+};
+
+/**
+ * node:http -> the runtime -> node:http, with no web Request, Response or stream in between: a
+ * JSON answer is written in one call, a streamed one as its events come.
+ */
 const serve = (runtime: Runtime) => async (req: http.IncomingMessage, res: http.ServerResponse) => {
-  const gone = new AbortController();
-  res.on('close', () => {
-    if (!res.writableFinished) gone.abort();
+  const left = visitorLeft(res);
+  const url = req.url ?? '/';
+  const query = url.indexOf('?');
+  const reply = await runtime.handle({
+    method: req.method ?? 'GET',
+    path: query < 0 ? url : url.slice(0, query),
+    header: (name) => headerOf(req, name),
+    bytes: (limit) => bodyBytes(req, Math.min(limit, MAX_BODY_BYTES)),
+    get signal() {
+      return left.signal;
+    },
+    clientAddress: req.socket.remoteAddress,
   });
-  const method = req.method ?? 'GET';
-  const hasBody = method !== 'GET' && method !== 'HEAD';
-  const request = new Request(`http://${req.headers.host ?? 'localhost'}${req.url ?? '/'}`, {
-    method,
-    headers: requestHeaders(req.headers),
-    body: hasBody ? await bodyBytes(req) : undefined,
-    signal: gone.signal,
-  });
-  const response = await runtime.fetch(request, { clientAddress: req.socket.remoteAddress });
-  const headers: Record<string, string> = {};
-  response.headers.forEach((value, name) => (headers[name] = value));
-  res.writeHead(response.status, headers);
-  if (!response.body) {
-    res.end();
+  if (!('stream' in reply)) {
+    res.writeHead(reply.status, reply.headers).end(reply.body ?? undefined);
     return;
   }
-  if (!response.headers.get('content-type')?.startsWith('text/event-stream')) {
-    res.end(Buffer.from(await response.arrayBuffer()));
-    return;
-  }
-  const reader = response.body.getReader();
-  try {
-    for (;;) {
-      const next = await reader.read();
-      if (next.done) break;
-      if (gone.signal.aborted) {
-        await reader.cancel();
-        break;
-      }
-      if (!res.write(next.value)) await new Promise((resolve) => res.once('drain', resolve).once('close', resolve));
-    }
-  } finally {
-    res.end();
-  }
+  res.writeHead(reply.status, reply.headers);
+  // The headers leave now, and in the same packet as the first words when those are ready in this tick.
+  res.socket?.cork();
+  res.flushHeaders();
+  process.nextTick(() => res.socket?.uncork());
+  await reply.stream({
+    write: (text) => {
+      if (!res.destroyed) res.write(text);
+    },
+    end: () => res.end(),
+  });
 };
 
 /** Listens on `port` and `host` with the runtime's handler. */

@@ -1,5 +1,6 @@
 import { LONE_SURROGATE_MESSAGE, parseJsonText, validationDetails, type ErrorReply } from '@careerbot/chat-protocol';
 import { z } from 'zod';
+import type { RuntimeReply, RuntimeRequest } from './exchange.ts';
 
 const JSON_HEADERS = {
   'content-type': 'application/json; charset=utf-8',
@@ -7,10 +8,13 @@ const JSON_HEADERS = {
   'x-content-type-options': 'nosniff',
 };
 
-export const json = (status: number, body: unknown, headers: Record<string, string> = {}): Response =>
-  new Response(JSON.stringify(body), { status, headers: { ...JSON_HEADERS, ...headers } });
+export const json = (status: number, body: unknown, headers: Record<string, string> = {}): RuntimeReply => ({
+  status,
+  headers: { ...JSON_HEADERS, ...headers },
+  body: JSON.stringify(body),
+});
 
-export const errorResponse = (reply: ErrorReply): Response => json(reply.status, reply.body, reply.headers);
+export const errorResponse = (reply: ErrorReply): RuntimeReply => json(reply.status, reply.body, reply.headers);
 
 export const REFUSALS = {
   unsupportedMediaType: { status: 415, body: { error: 'unsupported_media_type' } },
@@ -29,51 +33,26 @@ const validationFailed = (error: z.ZodError): ErrorReply => ({
   body: { error: 'validation_failed', details: validationDetails(error) },
 });
 
-const isJsonContentType = (request: Request) =>
-  (request.headers.get('content-type') ?? '').split(';')[0]!.trim().toLowerCase() === 'application/json';
+const decoder = new TextDecoder();
 
-type BodyBytes = { kind: 'ok'; bytes: Uint8Array } | { kind: 'too_large' };
-
-/** The body's bytes, counted as they arrive (Content-Length only refuses early); past `limit`, too_large. */
-const readBytes = async (request: Request, limit: number): Promise<BodyBytes> => {
-  const declared = Number(request.headers.get('content-length'));
-  if (Number.isFinite(declared) && declared > limit) return { kind: 'too_large' };
-  if (!request.body) return { kind: 'ok', bytes: new Uint8Array() };
-  const reader = request.body.getReader();
-  const chunks: Uint8Array[] = [];
-  let received = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    received += value.byteLength;
-    if (received > limit) {
-      await reader.cancel().catch(() => undefined);
-      return { kind: 'too_large' };
-    }
-    chunks.push(value);
-  }
-  const bytes = new Uint8Array(received);
-  let offset = 0;
-  for (const chunk of chunks) {
-    bytes.set(chunk, offset);
-    offset += chunk.byteLength;
-  }
-  return { kind: 'ok', bytes };
-};
+const isJsonContentType = (request: RuntimeRequest) =>
+  (request.header('content-type') ?? '').split(';')[0]!.trim().toLowerCase() === 'application/json';
 
 /**
  * The platform's order for a JSON body: content type (415), size (413), JSON (400 invalid_json),
  * then the schema (400 validation_failed with details; a lone surrogate anywhere is one too).
  */
 export const readJsonBody = async <S extends z.ZodType>(
-  request: Request,
+  request: RuntimeRequest,
   schema: S,
   limit: number,
 ): Promise<{ ok: true; value: z.output<S> } | { ok: false; reply: ErrorReply }> => {
   if (!isJsonContentType(request)) return { ok: false, reply: REFUSALS.unsupportedMediaType };
-  const bytes = await readBytes(request, limit);
+  const declared = Number(request.header('content-length'));
+  if (Number.isFinite(declared) && declared > limit) return { ok: false, reply: REFUSALS.tooLarge };
+  const bytes = await request.bytes(limit);
   if (bytes.kind === 'too_large') return { ok: false, reply: REFUSALS.tooLarge };
-  const parsed = parseJsonText(new TextDecoder().decode(bytes.bytes));
+  const parsed = parseJsonText(decoder.decode(bytes.bytes));
   if (parsed.kind === 'invalid') return { ok: false, reply: REFUSALS.invalidJson };
   if (parsed.kind === 'lone_surrogate') {
     return { ok: false, reply: validationFailed(new z.ZodError([{ code: 'custom', path: parsed.path, message: LONE_SURROGATE_MESSAGE, input: undefined }])) };

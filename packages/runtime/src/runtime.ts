@@ -8,6 +8,8 @@ import { handleChat } from './chat.ts';
 import type { RuntimeConfig } from './config.ts';
 import { Cors } from './cors.ts';
 import { Deliveries } from './deliveries.ts';
+import type { RuntimeReply, RuntimeRequest } from './exchange.ts';
+import { fetchExchange } from './fetch-exchange.ts';
 import { jsonLineLogger, type RuntimeLogger } from './logger.ts';
 import { Outbox } from './outbox.ts';
 import { PlatformClient } from './platform-client.ts';
@@ -32,8 +34,10 @@ export interface RequestContext {
 }
 
 export interface Runtime {
-  /** The handler: a standard Request in, a Response out (a Node server, a serverless or edge function). */
+  /** The handler: a standard Request in, a Response out (a serverless or edge function). */
   fetch(request: Request, context?: RequestContext): Promise<Response>;
+  /** The same handler on the runtime's own view of a request, for a server that adapts its own objects (the Node server). */
+  handle(request: RuntimeRequest): Promise<RuntimeReply>;
   /** Reads the bot's config and knowledge, so the first visitor finds them cached. */
   warm(): Promise<void>;
   /** New requests get 503; resolves once those in flight have ended and the queue had one last attempt. */
@@ -84,44 +88,16 @@ const publicView = (bot: BotConfig, platformUrl: string) => ({
 });
 
 /** The client's address: the socket's, or, behind `trustProxy` proxies, the one they put in X-Forwarded-For. */
-const visitorAddress = (request: Request, context: RequestContext | undefined, trustProxy: number): string => {
+const visitorAddress = (request: RuntimeRequest, trustProxy: number): string => {
   if (trustProxy > 0) {
-    const forwarded = (request.headers.get('x-forwarded-for') ?? '')
+    const forwarded = (request.header('x-forwarded-for') ?? '')
       .split(',')
       .map((part) => part.trim())
       .filter(Boolean);
     const address = forwarded[forwarded.length - trustProxy] ?? forwarded[0];
     if (address) return address;
   }
-  return context?.clientAddress ?? 'unknown';
-};
-
-/** A body that reports when it has been read to the end or given up. */
-const tracked = (body: ReadableStream<Uint8Array>, ended: () => void): ReadableStream<Uint8Array> => {
-  const reader = body.getReader();
-  let done = false;
-  const end = () => {
-    if (!done) ended();
-    done = true;
-  };
-  return new ReadableStream<Uint8Array>({
-    async pull(controller) {
-      try {
-        const next = await reader.read();
-        if (next.done) {
-          controller.close();
-          end();
-        } else controller.enqueue(next.value);
-      } catch (error) {
-        end();
-        controller.error(error);
-      }
-    },
-    async cancel(reason) {
-      end();
-      await reader.cancel(reason);
-    },
-  });
+  return request.clientAddress ?? 'unknown';
 };
 
 export const createRuntime = (options: RuntimeOptions): Runtime => {
@@ -165,12 +141,12 @@ export const createRuntime = (options: RuntimeOptions): Runtime => {
     if (inFlight === 0) idle?.();
   };
 
-  const route = async (request: Request, context: RequestContext | undefined): Promise<Response> => {
-    const { pathname } = new URL(request.url);
-    const origin = cors.judge(request);
-    if (origin === 'refused') return errorResponse(REFUSALS.originNotAllowed);
-    const corsHeaders = cors.headers(request, request.method === 'OPTIONS');
-    if (request.method === 'OPTIONS') return new Response(null, { status: 204, headers: corsHeaders });
+  const route = async (request: RuntimeRequest): Promise<RuntimeReply> => {
+    const pathname = request.path;
+    const origin = request.header('origin');
+    if (cors.judge(origin) === 'refused') return errorResponse(REFUSALS.originNotAllowed);
+    const corsHeaders = cors.headers(origin, request.method === 'OPTIONS');
+    if (request.method === 'OPTIONS') return { status: 204, headers: corsHeaders, body: null };
     const answer = (reply: { status: number; body: unknown; headers?: Record<string, string> }) =>
       json(reply.status, reply.body, { ...reply.headers, ...corsHeaders });
 
@@ -182,7 +158,7 @@ export const createRuntime = (options: RuntimeOptions): Runtime => {
       return json(200, publicView(read.value, config.CAREERBOT_URL), corsHeaders);
     }
     if (request.method === 'POST' && pathname === '/chat') {
-      return handleChat(chatDeps, request, visitorAddress(request, context, config.TRUST_PROXY), corsHeaders);
+      return handleChat(chatDeps, request, visitorAddress(request, config.TRUST_PROXY), corsHeaders);
     }
     if (request.method === 'POST' && pathname === '/lead') {
       const body = await readJsonBody(request, leadRequest, LEAD_BODY_LIMIT);
@@ -198,24 +174,31 @@ export const createRuntime = (options: RuntimeOptions): Runtime => {
     return answer(REFUSALS.notFound);
   };
 
+  const handle = async (request: RuntimeRequest): Promise<RuntimeReply> => {
+    if (draining) return errorResponse(REFUSALS.serviceUnavailable);
+    inFlight += 1;
+    let reply: RuntimeReply;
+    try {
+      reply = await route(request);
+    } catch (error) {
+      log('error', 'a request failed', { error: error instanceof Error ? error.name : 'unknown' });
+      reply = errorResponse(REFUSALS.internalError);
+    }
+    // Only a streamed reply outlives this call; every other body is already whole.
+    if (!('stream' in reply)) {
+      ended();
+      return reply;
+    }
+    const { stream } = reply;
+    return { ...reply, stream: (sink) => stream(sink).finally(ended) };
+  };
+
   return {
     async fetch(request, context) {
-      if (draining) return errorResponse(REFUSALS.serviceUnavailable);
-      inFlight += 1;
-      let response: Response;
-      try {
-        response = await route(request, context);
-      } catch (error) {
-        log('error', 'a request failed', { error: error instanceof Error ? error.name : 'unknown' });
-        response = errorResponse(REFUSALS.internalError);
-      }
-      // Only a streamed reply outlives this call; every other body is already whole.
-      if (!response.body || !response.headers.get('content-type')?.startsWith('text/event-stream')) {
-        ended();
-        return response;
-      }
-      return new Response(tracked(response.body, ended), { status: response.status, headers: response.headers });
+      const exchange = fetchExchange(request, context?.clientAddress);
+      return exchange.toResponse(await handle(exchange.request));
     },
+    handle,
     warm: () => bot.warm(),
     async drain(timeoutMs = config.LLM_TIMEOUT_MS + 15_000) {
       draining = true;
