@@ -6,6 +6,7 @@ import {
   GoogleLlmGateway,
   isAllowedAzureEndpoint,
   isConnectionError,
+  KEY_SENT_PER_REQUEST,
   OpenAiEmbeddingGateway,
   OpenAiLlmGateway,
   parseRetryAfter,
@@ -183,6 +184,27 @@ describe.each(providers)('$name gateway through the real SDK', (provider) => {
     expect(seen.maxTokens).toBe(800);
     expect(seen.temperature).toBe(provider.sendsTemperature ? 0.3 : undefined);
     expect(String(seen.key)).toContain(CANARY_KEY);
+  });
+
+  it("sends each caller's own key through one gateway, streamed or not, and never another's or a placeholder", async () => {
+    const gateway = provider.gateway();
+    const keys = ['sk-first-caller-0000000000000000', 'sk-second-caller-111111111111111', 'sk-third-caller-2222222222222222'];
+    for (const apiKey of keys) {
+      fake.respondWith(fakeReply.success('Ada wrote it.'));
+      expect(await complete(gateway, requestFor(provider, { apiKey }))).toEqual({ ok: true, text: 'Ada wrote it.' });
+      const streamed = await gateway.stream(requestFor(provider, { apiKey }), new AbortController().signal);
+      expect(streamed.ok).toBe(true);
+      if (streamed.ok) for await (const text of streamed.stream.rest) expect(text).not.toContain(apiKey);
+    }
+    const sent = fake.requests.map((request) => String(provider.seen(request).key));
+    expect(sent).toHaveLength(keys.length * 2);
+    keys.forEach((apiKey, i) => {
+      for (const key of sent.slice(i * 2, i * 2 + 2)) {
+        expect(key).toContain(apiKey);
+        for (const other of keys.filter((k) => k !== apiKey)) expect(key).not.toContain(other);
+      }
+    });
+    expect(JSON.stringify(fake.requests.map((request) => request.headers))).not.toContain(KEY_SENT_PER_REQUEST);
   });
 
   it.each([401, 403])('maps %i to invalid_llm_key without retrying', async (status) => {

@@ -15,6 +15,8 @@ import {
   retryAfterSecondsFromHeaders,
   streamWithPolicy,
   textsOf,
+  bearerHeader,
+  KEY_SENT_PER_REQUEST,
   type ProviderFailure,
 } from './call-policy.ts';
 
@@ -34,37 +36,35 @@ const messageAnswer = z.object({
  * which answers 400 to any temperature, top_p or top_k (the SDK's types no longer have them).
  */
 export class AnthropicLlmGateway implements LlmGateway {
-  private readonly baseURL: string;
   private readonly timeoutMs: number;
-  private readonly fetch: Fetch | undefined;
-  private readonly streamFetch: Fetch | undefined;
+  /** Made once per transport, as OpenAI's: each request carries the caller's key in its own header. */
+  private readonly clients: { complete: Anthropic; stream: Anthropic };
 
   constructor(options: AnthropicLlmGatewayOptions) {
-    this.baseURL = options.baseURL || ANTHROPIC_DEFAULT_BASE_URL;
     this.timeoutMs = options.timeoutMs;
-    this.fetch = options.fetch;
-    this.streamFetch = options.streamFetch;
+    const client = (fetch: Fetch | undefined) =>
+      new Anthropic({
+        ...(fetch ? { fetch } : {}),
+        apiKey: KEY_SENT_PER_REQUEST,
+        baseURL: options.baseURL || ANTHROPIC_DEFAULT_BASE_URL,
+        maxRetries: 0,
+        timeout: options.timeoutMs,
+      });
+    this.clients = { complete: client(options.fetch), stream: client(options.streamFetch) };
   }
 
   complete(request: LlmRequest): Promise<LlmResponse> {
     return completeWithPolicy(
       this.timeoutMs,
       async (signal) => {
-        const client = new Anthropic({
-          ...(this.fetch ? { fetch: this.fetch } : {}),
-          apiKey: request.apiKey,
-          baseURL: this.baseURL,
-          maxRetries: 0,
-          timeout: this.timeoutMs,
-        });
-        const answer = await client.messages.create(
+        const answer = await this.clients.complete.messages.create(
           {
             model: request.model,
             system: request.system,
             messages: [{ role: 'user', content: request.message }],
             max_tokens: request.maxTokens,
           },
-          { signal },
+          { signal, headers: bearerHeader(request.apiKey) },
         );
         return messageText(answer);
       },
@@ -77,8 +77,7 @@ export class AnthropicLlmGateway implements LlmGateway {
     return streamWithPolicy(
       this.timeoutMs,
       async (callSignal) => {
-        const client = new Anthropic({ ...(this.streamFetch ? { fetch: this.streamFetch } : {}), apiKey: request.apiKey, baseURL: this.baseURL, maxRetries: 0, timeout: this.timeoutMs });
-        const events = await client.messages.create(
+        const events = await this.clients.stream.messages.create(
           {
             model: request.model,
             system: request.system,
@@ -86,7 +85,7 @@ export class AnthropicLlmGateway implements LlmGateway {
             max_tokens: request.maxTokens,
             stream: true,
           },
-          { signal: callSignal },
+          { signal: callSignal, headers: bearerHeader(request.apiKey) },
         );
         return textsOf(events, (event) =>
           event.type === 'content_block_delta' && event.delta.type === 'text_delta' ? event.delta.text : '',

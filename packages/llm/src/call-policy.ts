@@ -19,6 +19,15 @@ export class MalformedAnswerError extends Error {
   }
 }
 
+/**
+ * The key an SDK client kept between requests is made with (the SDKs require one): every request
+ * overrides it with the caller's own, in its headers, so no caller's key is kept in a client.
+ */
+export const KEY_SENT_PER_REQUEST = 'the-caller-s-key-is-sent-with-each-request';
+
+/** The header that carries the caller's key, for OpenAI and Anthropic alike (@anthropic-ai/sdk 1.x sends a bearer token too). */
+export const bearerHeader = (apiKey: string) => ({ authorization: `Bearer ${apiKey}` });
+
 const UNAVAILABLE: ProviderFailure = { kind: 'unavailable', retryable: false };
 const RETRYABLE: ProviderFailure = { kind: 'unavailable', retryable: true };
 

