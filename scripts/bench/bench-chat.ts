@@ -20,11 +20,16 @@ try {
   const providerUrls = await new Promise<{ openai: string }>((resolve) =>
     spawnTs('scripts/bench/support/fake-provider-process.ts', {}, (line) => resolve(JSON.parse(line))),
   );
-  // For the streaming phase: a fake whose first chunk comes after 40 ms, the others 10 ms apart (Google's wire format).
-  const slowUrls = await new Promise<{ google: string }>((resolve) =>
+  // For the streaming phase: a fake whose first chunk comes after 40 ms, the others 10 ms apart,
+  // answering the Google and Anthropic SDKs (the JSON rounds keep OpenAI on the instant fake).
+  const slowUrls = await new Promise<{ google: string; anthropic: string }>((resolve) =>
     spawnTs('scripts/bench/support/fake-provider-process.ts', { FAKE_FIRST_CHUNK_MS: '40', FAKE_CHUNK_MS: '10' }, (line) => resolve(JSON.parse(line))),
   );
-  const { urls, processes } = await startServiceAndEcho(databaseUrl, { OPENAI_BASE_URL: providerUrls.openai, GEMINI_BASE_URL: slowUrls.google });
+  const { urls, processes } = await startServiceAndEcho(databaseUrl, {
+    OPENAI_BASE_URL: providerUrls.openai,
+    GEMINI_BASE_URL: slowUrls.google,
+    ANTHROPIC_BASE_URL: slowUrls.anthropic,
+  });
   const { service, echo } = urls;
 
   console.log(`Seeding ${BOTS} bots…`);
@@ -58,17 +63,12 @@ try {
   // Streaming (Accept: text/event-stream): time to the first word through the service against
   // the fake's own time to its first chunk, then streamed throughput against the JSON path.
   console.log(`\nStreaming phase (${CONNECTIONS} concurrent streams)…`);
-  const googleBots = (await inBatches(BOTS, () => seedBot(service, { llmProvider: 'google', llmModel: 'gemini-2.5-flash' }))).map((seeded) => seeded.botId);
+  let streamFailures = 0;
   let nextStream = 0;
   const chatTarget = (bots: string[], accept: string) => () => ({
     url: `${service}/api/chat/${bots[nextStream++ % bots.length]}`,
     headers: { 'content-type': 'application/json', 'x-llm-api-key': 'sk-bench-not-a-real-key', accept },
     body: MESSAGE,
-  });
-  const direct = () => ({
-    url: `${slowUrls.google}/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse`,
-    headers: { 'content-type': 'application/json', 'x-goog-api-key': 'sk-bench-not-a-real-key' },
-    body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'What did Ada build?' }] }] }),
   });
   // Each phase also reads the service's CPU time: its cost per reply, which the load of a shared machine disturbs far less than latencies.
   const phase = async (target: Parameters<typeof streamLoad>[0]['target'], firstMarker: string): Promise<StreamRun & { cpuMsPerReply: number }> => {
@@ -76,21 +76,50 @@ try {
     const run = await streamLoad({ connections: CONNECTIONS, durationS: DURATION_S, target, firstMarker });
     return { ...run, cpuMsPerReply: (cpuMsOf(processes.service.pid) - cpuBefore) / run.wholeMs.length };
   };
-  await streamLoad({ connections: CONNECTIONS, durationS: 2, target: chatTarget(googleBots, 'text/event-stream'), firstMarker: 'event: delta' });
-  const fakeOwn = await phase(direct, 'data: ');
-  const viaService = await phase(chatTarget(googleBots, 'text/event-stream'), 'event: delta');
-  const added = (p: number) => percentile(viaService.firstWordMs, p) - percentile(fakeOwn.firstWordMs, p);
-  console.log(`first chunk, the fake alone:   p50 ${percentile(fakeOwn.firstWordMs, 50).toFixed(1)} ms, p99 ${percentile(fakeOwn.firstWordMs, 99).toFixed(1)} ms`);
-  console.log(`first word through the service: p50 ${percentile(viaService.firstWordMs, 50).toFixed(1)} ms, p99 ${percentile(viaService.firstWordMs, 99).toFixed(1)} ms`);
-  console.log(`time the service adds: p50 ${added(50).toFixed(1)} ms, p99 ${added(99).toFixed(1)} ms   (target p99 < 20 ms)  ${verdict(added(99) < 20)}`);
-  console.log(`service CPU per streamed Google reply: ${viaService.cpuMsPerReply.toFixed(2)} ms`);
+  // The provider's own first chunk, asked directly in its wire format, against the first word through the service.
+  const slowProviders = [
+    {
+      provider: 'google',
+      model: 'gemini-2.5-flash',
+      direct: () => ({
+        url: `${slowUrls.google}/v1beta/models/gemini-2.5-flash:streamGenerateContent?alt=sse`,
+        headers: { 'content-type': 'application/json', 'x-goog-api-key': 'sk-bench-not-a-real-key' },
+        body: JSON.stringify({ contents: [{ role: 'user', parts: [{ text: 'What did Ada build?' }] }] }),
+      }),
+    },
+    {
+      provider: 'anthropic',
+      model: 'claude-haiku-4-5',
+      direct: () => ({
+        url: `${slowUrls.anthropic}/v1/messages`,
+        headers: { 'content-type': 'application/json', 'x-api-key': 'sk-bench-not-a-real-key', 'anthropic-version': '2023-06-01' },
+        body: JSON.stringify({ model: 'claude-haiku-4-5', max_tokens: 800, stream: true, messages: [{ role: 'user', content: 'What did Ada build?' }] }),
+      }),
+    },
+  ];
+  let addedP99Worst = 0;
+  for (const slow of slowProviders) {
+    const bots = (await inBatches(BOTS, () => seedBot(service, { llmProvider: slow.provider, llmModel: slow.model }))).map((seeded) => seeded.botId);
+    await streamLoad({ connections: CONNECTIONS, durationS: 2, target: chatTarget(bots, 'text/event-stream'), firstMarker: 'event: delta' });
+    const fakeOwn = await phase(slow.direct, 'data: ');
+    const viaService = await phase(chatTarget(bots, 'text/event-stream'), 'event: delta');
+    const added = (p: number) => percentile(viaService.firstWordMs, p) - percentile(fakeOwn.firstWordMs, p);
+    addedP99Worst = Math.max(addedP99Worst, added(99));
+    streamFailures += fakeOwn.failures + viaService.failures;
+    console.log(`${slow.provider}:`);
+    console.log(`  first chunk, the fake alone:   p50 ${percentile(fakeOwn.firstWordMs, 50).toFixed(1)} ms, p99 ${percentile(fakeOwn.firstWordMs, 99).toFixed(1)} ms`);
+    console.log(`  first word through the service: p50 ${percentile(viaService.firstWordMs, 50).toFixed(1)} ms, p99 ${percentile(viaService.firstWordMs, 99).toFixed(1)} ms`);
+    console.log(`  time the service adds: p50 ${added(50).toFixed(1)} ms, p99 ${added(99).toFixed(1)} ms   (target p99 < 20 ms)  ${verdict(added(99) < 20)}`);
+    console.log(`  service CPU per streamed reply: ${viaService.cpuMsPerReply.toFixed(2)} ms (${viaService.repliesPerSecond.toFixed(0)} replies/s)`);
+  }
   const streamedRate = await phase(chatTarget(botIds, 'text/event-stream'), 'event: delta');
   const jsonRate = await phase(chatTarget(botIds, 'application/json'), 'reply');
   console.log(
     `instant provider: streamed ${streamedRate.repliesPerSecond.toFixed(0)} replies/s, JSON ${jsonRate.repliesPerSecond.toFixed(0)} replies/s (streamed ${((streamedRate.repliesPerSecond / jsonRate.repliesPerSecond) * 100).toFixed(0)} % of JSON)`,
   );
   console.log(`service CPU per reply (instant OpenAI provider): streamed ${streamedRate.cpuMsPerReply.toFixed(2)} ms, JSON ${jsonRate.cpuMsPerReply.toFixed(2)} ms`);
-  const streamFailures = fakeOwn.failures + viaService.failures + streamedRate.failures + jsonRate.failures;
+  streamFailures += streamedRate.failures + jsonRate.failures;
+  console.log(`time the service adds to the first word, worst provider's p99: ${addedP99Worst.toFixed(1)} ms   (target < 20 ms)  ${verdict(addedP99Worst < 20)}`);
   if (streamFailures > 0) console.log(`INVALID STREAMING RUN: ${streamFailures} failed requests`);
   process.exitCode = json.ratio >= 0.2 && json.chatP99 <= 50 && json.invalid === 0 && streamFailures === 0 ? 0 : 1;
 } finally {

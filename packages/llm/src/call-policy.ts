@@ -295,7 +295,7 @@ async function openOnce(
   try {
     const texts = await withinMs(deadline - Date.now(), call, () => open(call.signal));
     const iterator = texts[Symbol.asyncIterator]();
-    const first = await nextText(iterator, deadline - Date.now(), call);
+    const first = await nextText(iterator, { step: (work) => withinMs(deadline - Date.now(), call, work) });
     if (first === undefined) throw new MalformedAnswerError('stream');
     return { ok: true, value: { first, rest: restOf(iterator, timeoutMs, call, release) } };
   } catch (error) {
@@ -313,14 +313,16 @@ async function* restOf(
   release: () => void,
 ): AsyncGenerator<string> {
   let ended = false;
+  const silence = silenceWatch(timeoutMs, call);
   try {
     for (;;) {
-      const text = await nextText(iterator, timeoutMs, call);
+      const text = await nextText(iterator, silence);
       if (text === undefined) break;
       yield text;
     }
     ended = true;
   } finally {
+    silence.stop();
     // Failed, or left early by the visitor: this stops the provider's I/O. A stream that ended has
     // none left, and aborting it would cost an AbortError and its stack per reply for nothing.
     if (!ended) call.abort();
@@ -328,13 +330,49 @@ async function* restOf(
   }
 }
 
-/** The next non-empty text, or undefined at the end; throws when `ms` pass in silence. */
-async function nextText(iterator: AsyncIterator<string>, ms: number, call: AbortController): Promise<string | undefined> {
+/** Waits for one step of a stream, failing when its silence lasts too long or its call is aborted. */
+interface StepWatch {
+  step<T>(work: () => Promise<T>): Promise<T>;
+}
+
+/** The next non-empty text, or undefined at the end; throws when the watch gives up on a step. */
+async function nextText(iterator: AsyncIterator<string>, watch: StepWatch): Promise<string | undefined> {
   for (;;) {
-    const step = await withinMs(ms, call, () => iterator.next());
+    const step = await watch.step(() => iterator.next());
     if (step.done) return undefined;
     if (step.value !== '') return step.value;
   }
+}
+
+/**
+ * The silence allowed between the texts of a stream: one timer for the whole stream, restarted as
+ * each step starts (in place, where the runtime's timers can), and one listener on the call's
+ * signal that fails the step being waited for: not a timer, a listener and a race per chunk.
+ */
+function silenceWatch(ms: number, call: AbortController): StepWatch & { stop(): void } {
+  const expire = () => call.abort(new DeadlineExceededError());
+  let timer = setTimeout(expire, ms);
+  let failStep: ((error: Error) => void) | undefined;
+  const onAbort = () => failStep?.(new DeadlineExceededError());
+  call.signal.addEventListener('abort', onAbort, { once: true });
+  return {
+    step<T>(work: () => Promise<T>): Promise<T> {
+      if (call.signal.aborted) return Promise.reject(new DeadlineExceededError());
+      if (typeof timer === 'object' && timer !== null && 'refresh' in timer) timer.refresh();
+      else {
+        clearTimeout(timer);
+        timer = setTimeout(expire, ms);
+      }
+      return new Promise<T>((resolve, reject) => {
+        failStep = reject;
+        work().then(resolve, reject);
+      });
+    },
+    stop() {
+      clearTimeout(timer);
+      call.signal.removeEventListener('abort', onAbort);
+    },
+  };
 }
 
 function withinMs<T>(ms: number, call: AbortController, work: () => Promise<T>): Promise<T> {

@@ -22,6 +22,8 @@ export interface RuntimeOptions {
   fetch?: Fetch;
   /** What the provider SDKs send their unstreamed calls through; the SDKs' own (the global fetch) by default. */
   providerFetch?: Fetch;
+  /** What they stream through (a fetch that answers at the head, its body as it arrives); the SDKs' own by default. */
+  providerStreamFetch?: Fetch;
   log?: RuntimeLogger;
   now?: () => number;
   /** In [0, 1): the retry jitter. */
@@ -60,8 +62,8 @@ const leadRequest = z.object(
   { error: 'Request body must be a JSON object' },
 );
 
-const gatewayFor = (config: RuntimeConfig, providerFetch: Fetch | undefined): LlmGateway => {
-  const common = { timeoutMs: config.LLM_TIMEOUT_MS, ...(providerFetch ? { fetch: providerFetch } : {}) };
+const gatewayFor = (config: RuntimeConfig, transport: { fetch?: Fetch; streamFetch?: Fetch }): LlmGateway => {
+  const common = { timeoutMs: config.LLM_TIMEOUT_MS, ...transport };
   switch (config.LLM_PROVIDER) {
     case 'anthropic':
       return new AnthropicLlmGateway({ ...common, baseURL: config.ANTHROPIC_BASE_URL });
@@ -122,7 +124,7 @@ export const createRuntime = (options: RuntimeOptions): Runtime => {
     limits: new VisitorLimits(config.MESSAGES_PER_MINUTE_PER_VISITOR, config.MESSAGES_PER_DAY, now),
     checkMessage: checkVisitorMessage,
     cleaner: createReplyCleaner(),
-    gateway: gatewayFor(config, options.providerFetch),
+    gateway: gatewayFor(config, { fetch: options.providerFetch, streamFetch: options.providerStreamFetch }),
     llm: {
       model: config.LLM_MODEL ?? (config.LLM_PROVIDER === 'azure' ? '' : DEFAULT_MODELS[config.LLM_PROVIDER]),
       apiKey: config.LLM_API_KEY,
