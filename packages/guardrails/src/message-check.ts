@@ -49,6 +49,8 @@ export interface Explanation {
 
 /** Characters of the text on each side of a passage that the scorer reads with it. */
 const CONTEXT_CHARS = 0;
+/** Characters on each side of a passage read with it for mentions: a quotation may open or close outside it. */
+const MENTION_CONTEXT_CHARS = 160;
 /** Characters on each side of a passage in which it may turn to the bot ("Assistant: ..."). */
 const ADDRESS_CHARS = 60;
 
@@ -104,7 +106,7 @@ export function* ruleFindings(reading: MessageReading, reader: MessageReader, sc
       jobDocument ??= isJobDocument(reading.texts[0] as string);
       const passage = text.slice(start, end);
       const toTheBot =
-        !(addressee && located && onlyMentionsMatch(passage, jobDocument, RULES[match.reason], reader)) &&
+        !(addressee && located && onlyMentionsMatch(text, start, end, jobDocument, RULES[match.reason], reader)) &&
         (!jobDocument || speaksToTheBot(text.slice(Math.max(0, start - ADDRESS_CHARS), end + ADDRESS_CHARS)));
       const review = !toTheBot ? 0 : located ? scorer.score([text.slice(Math.max(0, start - CONTEXT_CHARS), end + CONTEXT_CHARS)]).attack : 1;
       yield { ...match, start, end, passage, toTheBot, review, overruled: review < scorer.veto };
@@ -114,11 +116,21 @@ export function* ruleFindings(reading: MessageReading, reader: MessageReader, sc
 
 /**
  * Whether the rule matched the passage only through what it says of someone other than the bot
- * (rules/mentions.ts): with those mentions blanked out, the rule no longer matches.
+ * (rules/mentions.ts): with those mentions blanked out (read with some text on each side), the rule
+ * no longer matches the passage.
  */
-function onlyMentionsMatch(passage: string, jobDocument: boolean, rule: (scan: Scan) => boolean, reader: MessageReader): boolean {
-  const rest = withoutMentions(passage, jobDocument);
-  return rest !== passage && !rule(reader.scanOf(rest));
+function onlyMentionsMatch(
+  text: string,
+  start: number,
+  end: number,
+  jobDocument: boolean,
+  rule: (scan: Scan) => boolean,
+  reader: MessageReader,
+): boolean {
+  const from = Math.max(0, start - MENTION_CONTEXT_CHARS);
+  const around = text.slice(from, end + MENTION_CONTEXT_CHARS);
+  const rest = withoutMentions(around, jobDocument);
+  return rest !== around && !rule(reader.scanOf(rest.slice(start - from, end - from)));
 }
 
 /** The scorer's verdict on a message, and the score it came from. */

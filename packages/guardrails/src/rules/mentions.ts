@@ -48,11 +48,11 @@ const MENTIONS = new RegExp(
     String.raw`\b(plays|will play|faz|fara|hace|hara|joue|jouera|spielt|speelt|interpreta|fa) (o |el |le |il |den |de |the )?(papel|rol|role|ruolo|rolle|part|parte)( de| of| di| van| des| del)?`,
     // another system's prompt, rules or keys
     String.raw`\b(its|their|his|her|ihre|ihren|seine|sus|ses|leurs|suas|seus|sue|suoi|zijn|hun|jego|jej|ich) (own |hidden |internal |secret |original |system |initial |intended |content |safety )*(system prompts?|instructions|prompt|rules|guidelines|guardrails|configuration|api keys?|credentials|filters?|polic(y|ies)|role|persona|character|training|anweisungen|vorgaben|instrucciones|reglas|consignes|regles|instrucoes|regras|istruzioni|regole|instructies|regels|instrukcje|zasady)`,
-    String.raw`(?<!\b(you are|you're|youre|be|become|as|now|like|into) )\b(a|an|our|their|his|her|some|another|other|internal|customer-facing) (internal |hr |customer[- ]service |support |sales |legal |banking |existing |own )?(chatbots?|assistants?|llms?|language models?|agents?|copilots?|ai (assistant|agent|product|system)s?|applications?)\b`,
+    String.raw`(?<!\b(you are|you're|youre|be|become|as|now|like|into|not) )\b((our|their|his|her|another|other) (internal |hr |customer[- ]service |support |sales |legal |banking |existing |own )?|(a|an|some) (internal |hr |customer[- ]service |support |sales |legal |banking |existing )|internal |customer-facing )(chatbots?|assistants?|llms?|language models?|agents?|copilots?|ai (assistant|agent|product|system)s?|applications?)\b`,
     String.raw`\b(chatbots?|llms?|assistants?|agents?|models?) (from|into) (follow\w*|reveal\w*|leak\w*|ignor\w*|obey\w*)`,
     // the bot's own words earlier in this chat
     String.raw`\b(repeat|summari[sz]e|recap|resend|restate|copy|paste|put|go back to|say again|send again|re-?send)( me)?( back)?( again)? (what|everything|all|the (part|bit|thing)s? )( of)?( what)?( that)? ?you('ve| have)? (just |already )?(said|told me|wrote|written|answered|mentioned|shared|explained|replied)( (earlier|before|above|so far|already|a (minute|moment) ago|about \S+( \S+)?))?`,
-    String.raw`\byour (previous |last |earlier |first )?(answers?|replies|reply|responses?|summary|message)( (from|in) (this|our|the) (chat|conversation))?`,
+    String.raw`\byour (previous|last|earlier|first) (answers?|replies|reply|responses?|summary|message)|\byour (answers?|replies|responses?) (from|in|so far in) (this|our) (chat|conversation)`,
     String.raw`\b(was|were) you (not )?(allowed|permitted|able) to (say|share|tell)`,
   ].join('|'),
   'g',
@@ -61,9 +61,9 @@ const MENTIONS = new RegExp(
 /** Inside a job document only: attacks quoted as examples of what the job defends against. */
 const QUOTED_EXAMPLES = new RegExp(
   [
-    String.raw`(e\.? ?g\.?|i\.e\.|such as|like|including|for (example|instance)|examples?|attempts?|attacks?|tricks?|prompts?|phrases?|text|messages?|inputs?|instructions|saying|says|put|containing|hidden|jailbreak\w*|injection\w*|persona\w*|role-?play\w*|manipulat\w*|detournement|missbrauch\w*|ataques?|attacchi|aanval\w*|atak\w*|z\. ?b\.|zum beispiel|etwa|wie|beispielsweise|por ejemplo|como|tipo|du type|comme|par exemple|ad esempio|come|bijvoorbeeld|zoals|np\.|na przyklad|typu|tentatives?|versuche|intentos|tentativas|tentativi|pogingen|proby|contenant|a dizer|escondido|cache)\b[^"“«„‘\n]{0,60}?(["“«„‘'](?:[^"”»“’'\n]){3,160}["”»“’'])`,
-    String.raw`\b(users?|attackers?|people|customers?|students?|players?|vendors?|adversaries|someone|red team\w*)( \S+){0,3} (try|tries|trying|attempt\w*|ask\w*|tell\w*|instruct\w*|convinc\w*|trick\w*|get\w*|make|making|push\w*|manipulat\w*|persuad\w*)( \S+){0,3} (to|into) [^.;\n]{0,120}`,
-    String.raw`\b(resist|withstand|defend against|detect|block|catch|handle|survive)( \S+){0,3} (jailbreaks?|prompt injections?|injection attempts|manipulation|extraction)[^.;\n]{0,120}`,
+    String.raw`(e\.? ?g\.?|i\.e\.|such as|like|including|for (example|instance)|examples?|attempts?|attacks?|tricks?|jailbreak\w*|injection\w*|persona\w*|role-?play\w*|manipulat\w*|detournement|missbrauch\w*|ataques?|attacchi|aanval\w*|atak\w*|z\. ?b\.|zum beispiel|beispielsweise|por ejemplo|du type|par exemple|ad esempio|bijvoorbeeld|zoals|np\.|na przyklad|typu|tentatives?|versuche|intentos|tentativas|tentativi|pogingen|proby)\b(?:(?!\b(you|your|tu|du|je|jouw)\b)[^"“«„‘\n]){0,60}?(["“«„‘'](?:[^"”»“’'\n{}]){3,160}["”»“’'])`,
+    String.raw`\b(users?|attackers?|people|customers?|students?|players?|vendors?|adversaries|someone|red team\w*)( \S+){0,3} (try|tries|trying|attempt\w*|ask\w*|tell\w*|instruct\w*|convinc\w*|trick\w*|get\w*|make|making|push\w*|manipulat\w*|persuad\w*)( \S+){0,3} (to|into) (?:(?!\b(you|your|yourself|tu|du|dein\w*|tus|tes|ton|je|jouw)\b)[^.;\n,]){0,80}`,
+    String.raw`\b(resist|withstand|defend against|detect|block|catch|handle|survive)( \S+){0,3} (jailbreaks?|prompt injections?|injection attempts|manipulation|extraction)(?:(?!\b(you|your|yourself|tu|du|dein\w*|tus|tes|ton|je|jouw)\b)[^.;\n,]){0,80}`,
   ].join('|'),
   'g',
 );

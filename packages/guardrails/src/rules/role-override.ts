@@ -2,7 +2,7 @@
 import * as lexicon from '../lexicon-index.ts';
 import { memoized, type Scan } from '../scan.ts';
 import { LABEL_END, UNKNOWN_WORD } from '../text/vocabulary.ts';
-import { isImperative } from './common.ts';
+import { isImperative, isPoliteAsk } from './common.ts';
 import { MemoSlot } from './memo-slots.ts';
 
 const { C } = lexicon;
@@ -64,11 +64,12 @@ function isNoLongerTheBot(s: Scan, i: number): boolean {
 function assignsRole(s: Scan): boolean {
   for (const i of s.where(C.actAs)) {
     const asIf = s.word(i + 1) === 'though' || s.word(i + 1) === 'if';
-    if (isImperative(s, i) && (!asIf || s.is(i + 2, C.you, C.youAre))) return true;
+    if ((isImperative(s, i) || isPoliteAsk(s, i)) && (!asIf || s.is(i + 2, C.you, C.youAre))) return true;
   }
   for (const i of s.where(C.beVerb)) {
     if (!s.is(i + 1, C.personaStart) || s.is(i + 2, C.degree)) continue;
     if (s.prev(i, 2, C.assignFrame) >= 0) return true;
+    if (isPoliteAsk(s, i) && s.is(i + 1, C.personaStart) && !s.is(i + 1, C.degree) && s.word(i + 1) !== 'not') return true;
     const told = isImperative(s, i) || s.prev(i, 2, C.you) >= 0;
     if (told && (s.nextWhere(i, 12, isRoleMarker, true) >= 0 || s.prevWhere(i, 8, isRoleMarker) >= 0)) return true;
   }
