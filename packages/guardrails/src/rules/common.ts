@@ -17,7 +17,7 @@ export function isImperative(s: Scan, i: number): boolean {
 export function isPoliteAsk(s: Scan, i: number): boolean {
   let j = i - 1;
   while (j >= 0 && s.is(j, C.filler)) j -= 1;
-  return j >= 1 && s.is(j, C.you) && s.is(j - 1, C.auxiliary) && (j - 1 === 0 || s.isClauseStart(j - 2) || s.is(j - 2, C.filler));
+  return j >= 1 && s.is(j, C.you) && s.is(j - 1, C.auxiliary);
 }
 
 /** "employees must never disclose secrets", "you must not share credentials": a rule quoted, not a request. */

@@ -9,7 +9,20 @@ const { C } = lexicon;
 
 /** A new identity, an assigned role, control handed over, or another principal. */
 export function overridesRole(s: Scan): boolean {
-  return givesNewIdentity(s) || assignsRole(s) || handsOverControl(s) || switchesPrincipal(s);
+  return givesNewIdentity(s) || assignsRole(s) || handsOverControl(s) || switchesPrincipal(s) || speaksAsAnother(s);
+}
+
+/** Words before "in the first person" in which the bot may be asked to answer or accept as someone. */
+const FIRST_PERSON_REACH = 12;
+
+/** "Could you accept the offer in the first person?", "¿puedes aceptar ..., en primera persona?": answering as the candidate. */
+function speaksAsAnother(s: Scan): boolean {
+  for (const i of s.where(C.firstPerson)) {
+    for (let k = i - 1; k >= Math.max(0, i - FIRST_PERSON_REACH); k -= 1) {
+      if (s.is(k, C.answerVerb, C.request) && (s.addressed(k) || isPoliteAsk(s, k))) return true;
+    }
+  }
+  return false;
 }
 
 const isPersistence = memoized(MemoSlot.Persistence, [C.persistence], (s, i) => {
