@@ -106,8 +106,8 @@ export function* ruleFindings(reading: MessageReading, reader: MessageReader, sc
       jobDocument ??= isJobDocument(reading.texts[0] as string);
       const passage = text.slice(start, end);
       const toTheBot =
-        !(addressee && located && onlyMentionsMatch(text, start, end, jobDocument, RULES[match.reason], reader)) &&
-        (!jobDocument || speaksToTheBot(text.slice(Math.max(0, start - ADDRESS_CHARS), end + ADDRESS_CHARS)));
+        (!jobDocument || speaksToTheBot(text.slice(Math.max(0, start - ADDRESS_CHARS), end + ADDRESS_CHARS))) &&
+        !(addressee && located && onlyMentionsMatch(text, start, end, jobDocument, RULES[match.reason], reader));
       const review = !toTheBot ? 0 : located ? scorer.score([text.slice(Math.max(0, start - CONTEXT_CHARS), end + CONTEXT_CHARS)]).attack : 1;
       yield { ...match, start, end, passage, toTheBot, review, overruled: review < scorer.veto };
     }

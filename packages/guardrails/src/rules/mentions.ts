@@ -78,21 +78,25 @@ export function withoutMentions(passage: string, jobDocument: boolean): string {
   for (const pattern of jobDocument ? [MENTIONS, QUOTED_EXAMPLES] : [MENTIONS]) {
     for (const match of folded.matchAll(pattern)) {
       if (match[0].length === 0) continue;
-      const start = origin[match.index] as number;
-      const end = (origin[match.index + match[0].length - 1] as number) + 1;
+      const start = origin(match.index);
+      const end = origin(match.index + match[0].length - 1) + 1;
       blanks.push([start, end]);
     }
   }
   if (blanks.length === 0) return passage;
-  const chars = [...passage.split('')];
+  const chars = passage.split('');
   for (const [start, end] of blanks) for (let i = start; i < end; i += 1) chars[i] = ' ';
   return chars.join('');
 }
 
 const ACCENT = /[\u0300-\u036f]/;
 
+const NEEDS_MAPPING = /[\u0300-\u036f’]/;
+
 /** Lower-cased, accents dropped, typographic apostrophes made plain; origin[i] is folded[i]'s index in text. */
-function fold(text: string): { folded: string; origin: number[] } {
+function fold(text: string): { folded: string; origin: ((i: number) => number) } {
+  const lower = text.toLowerCase();
+  if (lower.length === text.length && !NEEDS_MAPPING.test(text)) return { folded: lower, origin: (i) => i };
   let folded = '';
   const origin: number[] = [];
   for (let i = 0; i < text.length; i += 1) {
@@ -102,5 +106,5 @@ function fold(text: string): { folded: string; origin: number[] } {
     folded += lower;
     for (let k = 0; k < lower.length; k += 1) origin.push(i);
   }
-  return { folded, origin };
+  return { folded, origin: (i) => origin[i] as number };
 }
