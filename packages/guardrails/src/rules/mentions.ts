@@ -61,12 +61,24 @@ const MENTIONS = new RegExp(
   'g',
 );
 
+/** The rest of a clause that describes an attack, up to 80 characters, as long as it says nothing to "you". */
+const CLAUSE_NOT_TO_YOU = String.raw`(?:(?!\b(you|your|yourself|tu|du|dein\w*|tus|tes|ton|je|jouw)\b)[^.;\n,]){0,80}`;
+
 /** Inside a job document only: attacks quoted as examples of what the job defends against. */
 const QUOTED_EXAMPLES = new RegExp(
   [
     String.raw`(e\.? ?g\.?|i\.e\.|such as|like|including|for (example|instance)|examples?|attempts?|attacks?|tricks?|jailbreak\w*|injection\w*|persona\w*|role-?play\w*|manipulat\w*|detournement|missbrauch\w*|ataques?|attacchi|aanval\w*|atak\w*|z\. ?b\.|zum beispiel|beispielsweise|por ejemplo|du type|par exemple|ad esempio|bijvoorbeeld|zoals|np\.|na przyklad|typu|tentatives?|versuche|intentos|tentativas|tentativi|pogingen|proby)\b(?:(?!\b(you|your|tu|du|je|jouw)\b)[^"“«„‘\n]){0,60}?(["“«„‘'](?:[^"”»“’'\n{}]){3,160}["”»“’'])`,
-    String.raw`\b(users?|attackers?|people|customers?|students?|players?|vendors?|adversaries|someone|red team\w*)( \S+){0,3} (try|tries|trying|attempt\w*|ask\w*|tell\w*|instruct\w*|convinc\w*|trick\w*|get\w*|make|making|push\w*|manipulat\w*|persuad\w*)( \S+){0,3} (to|into) (?:(?!\b(you|your|yourself|tu|du|dein\w*|tus|tes|ton|je|jouw)\b)[^.;\n,]){0,80}`,
-    String.raw`\b(resist|withstand|defend against|detect|block|catch|handle|survive)( \S+){0,3} (jailbreaks?|prompt injections?|injection attempts|manipulation|extraction)(?:(?!\b(you|your|yourself|tu|du|dein\w*|tus|tes|ton|je|jouw)\b)[^.;\n,]){0,80}`,
+    String.raw`\b(users?|attackers?|people|customers?|students?|players?|vendors?|adversaries|someone|red team\w*)( \S+){0,3} (try|tries|trying|attempt\w*|ask\w*|tell\w*|instruct\w*|convinc\w*|trick\w*|get\w*|make|making|push\w*|manipulat\w*|persuad\w*)( \S+){0,3} (to|into) ${CLAUSE_NOT_TO_YOU}`,
+    String.raw`\b(resist|withstand|defend against|detect|block|catch|handle|survive)( \S+){0,3} (jailbreaks?|prompt injections?|injection attempts|manipulation|extraction)${CLAUSE_NOT_TO_YOU}`,
+    // frames that introduce a quoted input: "inputs like", "hidden text saying", "Eingaben wie"
+    String.raw`\b(inputs?|prompts?|messages?|phrases?|sentences?|texts?|requests?|commands?|eingaben|nachrichten|befehle|frases|mensajes|entradas|frasi|messaggi|zinnen|berichten|polecenia|hidden text|texto escondido|texte cache|versteckte[nr]? text|testo nascosto) (like|such as|wie|como|comme|come|zoals|jak|tipo|du type|saying|a dizer|que diz|qui dit|disant|diciendo|containing|contenant|contendo)[ :(,]{0,4}["“«„‘'](?:[^"”»“’'\n{}]){3,160}["”»“’']`,
+    // kinds of attack named as work: "persona/role-play attacks", "jailbreak scenarios"
+    String.raw`\b(persona|role-?play|roleplay|jailbreak|injection|extraction|impersonation|manipulation)s?(/(persona|role-?play|roleplay)s?)?( and \S+)? (attacks?|attempts?|framings?|tricks?|tests?|testing|scenarios?|techniques?|exercises?)\b`,
+    // what the product must not do, and what attempts on it try
+    String.raw`\b(it|the (assistant|bot|agent|model|chatbot|system)) (doesn't|does not|won't|will not|must not|mustn't|should not|shouldn't|never|can't|cannot|refuses to)${CLAUSE_NOT_TO_YOU}`,
+    String.raw`\b(attempts?|tries|trying|efforts?) to (extract|leak|reveal|obtain|exfiltrate|bypass|override|jailbreak|convince|get|make|trick|push|persuade|manipulate)${CLAUSE_NOT_TO_YOU}`,
+    // the candidate's "you will act as" in a job description
+    String.raw`\byou('ll| will| would| may| might| are expected to| may be asked to)( also| sometimes| occasionally| often)? act as (the|a|an|our)\b`,
   ].join('|'),
   'g',
 );
