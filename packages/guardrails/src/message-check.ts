@@ -49,8 +49,11 @@ export interface Explanation {
 
 /** Characters of the text on each side of a passage that the scorer reads with it. */
 const CONTEXT_CHARS = 0;
-/** Characters on each side of a passage read with it for mentions: a quotation may open or close outside it. */
-const MENTION_CONTEXT_CHARS = 160;
+/**
+ * Characters on each side of a passage read with it for mentions: in a job document a quoted
+ * example may open or close outside it; elsewhere a few words finish a mention cut at its edge.
+ */
+const MENTION_CONTEXT_CHARS = { jobDocument: 160, other: 40 };
 /** Characters on each side of a passage in which it may turn to the bot ("Assistant: ..."). */
 const ADDRESS_CHARS = 60;
 
@@ -127,8 +130,9 @@ function onlyMentionsMatch(
   rule: (scan: Scan) => boolean,
   reader: MessageReader,
 ): boolean {
-  const from = Math.max(0, start - MENTION_CONTEXT_CHARS);
-  const around = text.slice(from, end + MENTION_CONTEXT_CHARS);
+  const context = jobDocument ? MENTION_CONTEXT_CHARS.jobDocument : MENTION_CONTEXT_CHARS.other;
+  const from = Math.max(0, start - context);
+  const around = text.slice(from, end + context);
   const rest = withoutMentions(around, jobDocument);
   return rest !== around && !rule(reader.scanOf(rest.slice(start - from, end - from)));
 }
