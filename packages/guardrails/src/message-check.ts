@@ -11,7 +11,9 @@ import { LearnedScorer, type ScorerModel, type WindowScores } from './learned-sc
 import { MessageReader, type MessageReading } from './message-reader.ts';
 import { ruleMatches, RULES } from './rules/index.ts';
 import { isJobDocument, speaksToTheBot } from './rules/addressee.ts';
+import { withoutMentions } from './rules/mentions.ts';
 import { passagesWhere } from './rules/passage.ts';
+import type { Scan } from './scan.ts';
 
 export interface MessageCheck {
   /** Decides whether a visitor's message is an attack on the bot, and which kind. */
@@ -30,8 +32,9 @@ export interface RuleFinding {
   readonly end: number;
   readonly passage: string;
   /**
-   * Whether the passage counts as said to the bot: always, except inside a document about a job,
-   * where it must turn to the bot (rules/addressee.ts).
+   * Whether the passage counts as said to the bot: not when the rule matched it only through what
+   * it says of someone else (rules/mentions.ts); inside a document about a job, it must also turn
+   * to the bot (rules/addressee.ts).
    */
   readonly toTheBot: boolean;
   /** 1 - P(benign) of the passage in its context (0 when it is not said to the bot: not reviewed). */
@@ -46,6 +49,11 @@ export interface Explanation {
 
 /** Characters of the text on each side of a passage that the scorer reads with it. */
 const CONTEXT_CHARS = 0;
+/**
+ * Characters on each side of a passage read with it for mentions: in a job document a quoted
+ * example may open or close outside it; elsewhere a few words finish a mention cut at its edge.
+ */
+const MENTION_CONTEXT_CHARS = { jobDocument: 160, other: 40 };
 /** Characters on each side of a passage in which it may turn to the bot ("Assistant: ..."). */
 const ADDRESS_CHARS = 60;
 
@@ -99,11 +107,34 @@ export function* ruleFindings(reading: MessageReading, reader: MessageReader, sc
     const text = reading.texts[match.reading] as string;
     for (const { start, end, located } of passagesWhere(text, RULES[match.reason], (piece) => reader.scanOf(piece))) {
       jobDocument ??= isJobDocument(reading.texts[0] as string);
-      const toTheBot = !jobDocument || speaksToTheBot(text.slice(Math.max(0, start - ADDRESS_CHARS), end + ADDRESS_CHARS));
+      const passage = text.slice(start, end);
+      const toTheBot =
+        (!jobDocument || speaksToTheBot(text.slice(Math.max(0, start - ADDRESS_CHARS), end + ADDRESS_CHARS))) &&
+        !(addressee && located && onlyMentionsMatch(text, start, end, jobDocument, RULES[match.reason], reader));
       const review = !toTheBot ? 0 : located ? scorer.score([text.slice(Math.max(0, start - CONTEXT_CHARS), end + CONTEXT_CHARS)]).attack : 1;
-      yield { ...match, start, end, passage: text.slice(start, end), toTheBot, review, overruled: review < scorer.veto };
+      yield { ...match, start, end, passage, toTheBot, review, overruled: review < scorer.veto };
     }
   }
+}
+
+/**
+ * Whether the rule matched the passage only through what it says of someone other than the bot
+ * (rules/mentions.ts): with those mentions blanked out (read with some text on each side), the rule
+ * no longer matches the passage.
+ */
+function onlyMentionsMatch(
+  text: string,
+  start: number,
+  end: number,
+  jobDocument: boolean,
+  rule: (scan: Scan) => boolean,
+  reader: MessageReader,
+): boolean {
+  const context = jobDocument ? MENTION_CONTEXT_CHARS.jobDocument : MENTION_CONTEXT_CHARS.other;
+  const from = Math.max(0, start - context);
+  const around = text.slice(from, end + context);
+  const rest = withoutMentions(around, jobDocument);
+  return rest !== around && !rule(reader.scanOf(rest.slice(start - from, end - from)));
 }
 
 /** The scorer's verdict on a message, and the score it came from. */

@@ -13,6 +13,13 @@ export function isImperative(s: Scan, i: number): boolean {
   return j < 0 || s.isClauseStart(j);
 }
 
+/** "Could you act as ...", "can you please be ...": a request to the bot put as a question. */
+export function isPoliteAsk(s: Scan, i: number): boolean {
+  let j = i - 1;
+  while (j >= 0 && s.is(j, C.filler)) j -= 1;
+  return j >= 1 && s.is(j, C.you) && s.is(j - 1, C.auxiliary);
+}
+
 /** "employees must never disclose secrets", "you must not share credentials": a rule quoted, not a request. */
 export function isProhibited(s: Scan, i: number): boolean {
   return s.prev(i, 2, C.prohibition) >= 0;

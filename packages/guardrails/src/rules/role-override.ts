@@ -2,14 +2,27 @@
 import * as lexicon from '../lexicon-index.ts';
 import { memoized, type Scan } from '../scan.ts';
 import { LABEL_END, UNKNOWN_WORD } from '../text/vocabulary.ts';
-import { isImperative } from './common.ts';
+import { isImperative, isPoliteAsk } from './common.ts';
 import { MemoSlot } from './memo-slots.ts';
 
 const { C } = lexicon;
 
 /** A new identity, an assigned role, control handed over, or another principal. */
 export function overridesRole(s: Scan): boolean {
-  return givesNewIdentity(s) || assignsRole(s) || handsOverControl(s) || switchesPrincipal(s);
+  return givesNewIdentity(s) || assignsRole(s) || handsOverControl(s) || switchesPrincipal(s) || speaksAsAnother(s);
+}
+
+/** Words before "in the first person" in which the bot may be asked to answer or accept as someone. */
+const FIRST_PERSON_REACH = 12;
+
+/** "Could you accept the offer in the first person?", "¿puedes aceptar ..., en primera persona?": answering as the candidate. */
+function speaksAsAnother(s: Scan): boolean {
+  for (const i of s.where(C.firstPerson)) {
+    for (let k = i - 1; k >= Math.max(0, i - FIRST_PERSON_REACH); k -= 1) {
+      if (s.is(k, C.answerVerb, C.request) && (s.addressed(k) || isPoliteAsk(s, k))) return true;
+    }
+  }
+  return false;
 }
 
 const isPersistence = memoized(MemoSlot.Persistence, [C.persistence], (s, i) => {
@@ -64,11 +77,12 @@ function isNoLongerTheBot(s: Scan, i: number): boolean {
 function assignsRole(s: Scan): boolean {
   for (const i of s.where(C.actAs)) {
     const asIf = s.word(i + 1) === 'though' || s.word(i + 1) === 'if';
-    if (isImperative(s, i) && (!asIf || s.is(i + 2, C.you, C.youAre))) return true;
+    if ((isImperative(s, i) || isPoliteAsk(s, i)) && (!asIf || s.is(i + 2, C.you, C.youAre))) return true;
   }
   for (const i of s.where(C.beVerb)) {
     if (!s.is(i + 1, C.personaStart) || s.is(i + 2, C.degree)) continue;
     if (s.prev(i, 2, C.assignFrame) >= 0) return true;
+    if (isPoliteAsk(s, i) && s.is(i + 1, C.personaStart) && !s.is(i + 1, C.degree) && s.word(i + 1) !== 'not') return true;
     const told = isImperative(s, i) || s.prev(i, 2, C.you) >= 0;
     if (told && (s.nextWhere(i, 12, isRoleMarker, true) >= 0 || s.prevWhere(i, 8, isRoleMarker) >= 0)) return true;
   }
