@@ -10,6 +10,7 @@ import { makeCaptureLead } from './application/capture-lead.ts';
 import { makeGetBotAvatar, makeGetBotConfig, makeGetPublicBot } from './application/get-bot-config.ts';
 import type { Clock, LlmGateway, Mailer, PasswordHasher, Repositories, Transactor } from './application/ports.ts';
 import { makeRetrieveKnowledge } from './application/retrieve-knowledge.ts';
+import { makeKeepReportedRefusal } from './application/keep-reported-refusal.ts';
 import { makeSaveConversation } from './application/save-conversation.ts';
 import type { LlmProvider } from './domain/types.ts';
 import {
@@ -244,6 +245,7 @@ export const createService = async (deps: ServiceDeps) => {
       getPublicBot: makeGetPublicBot({ bots: repos.bots, ownerKeys }),
       retrieveKnowledge: makeRetrieveKnowledge({ limiter, gateway: embeddingGateway, cache: repos.embeddings, clock }),
       saveConversation: makeSaveConversation({ limiter, conversations: repos.conversations, transactor, clock }),
+      keepReportedRefusal: makeKeepReportedRefusal({ limiter, refused, clock }),
       captureLead: makeCaptureLead({
         limiter,
         transactor,

@@ -467,6 +467,11 @@ export interface RefusedMessageRepository {
    * A bot deleted meanwhile keeps and counts nothing.
    */
   add(refusal: { botId: string; reason: string; content: string }, now: Date): Promise<void>;
+  /**
+   * The same for a refusal a self-hosted runtime reports under its own `reportId`: a report
+   * already kept (a retry, or two at once) keeps and counts nothing more. True when kept now.
+   */
+  addReported(refusal: { botId: string; reason: string; content: string; reportId: string }, now: Date): Promise<boolean>;
   /** The bot's refused messages, newest first. */
   list(botId: string, page: PageRequest): Promise<Page<RefusedMessage>>;
 }

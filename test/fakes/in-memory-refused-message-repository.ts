@@ -9,6 +9,7 @@ export class InMemoryRefusedMessageRepository implements RefusedMessageRepositor
   readonly messages: RefusedMessage[] = [];
   /** Per bot, UTC day and reason, as bot_refusals_daily counts them. */
   readonly daily = new Map<string, number>();
+  private readonly reportIds = new Set<string>();
 
   constructor(private readonly bots: Pick<BotRepository, 'findById'>) {}
 
@@ -17,6 +18,20 @@ export class InMemoryRefusedMessageRepository implements RefusedMessageRepositor
     this.messages.push({ id: randomUUID(), ...refusal, createdAt: new Date(now) });
     const key = `${refusal.botId}|${now.toISOString().slice(0, 10)}|${refusal.reason}`;
     this.daily.set(key, (this.daily.get(key) ?? 0) + 1);
+  }
+
+  async addReported(refusal: { botId: string; reason: string; content: string; reportId: string }, now: Date): Promise<boolean> {
+    // Taken before the first await, as the unique index does: a concurrent twin finds it.
+    const key = `${refusal.botId}|${refusal.reportId}`;
+    if (this.reportIds.has(key)) return false;
+    this.reportIds.add(key);
+    if (!(await this.bots.findById(refusal.botId))) {
+      this.reportIds.delete(key);
+      return false;
+    }
+    const { reportId: _reportId, ...kept } = refusal;
+    await this.add(kept, now);
+    return true;
   }
 
   async list(botId: string, page: PageRequest): Promise<Page<RefusedMessage>> {

@@ -70,7 +70,11 @@ export const handleChat = async (d: ChatDeps, request: RuntimeRequest, visitor: 
   if (!admitted.allowed) return refuse({ type: 'rate_limit', scope: admitted.scope, resetAt: admitted.resetAt });
 
   const verdict = d.checkMessage(question);
-  if (verdict.blocked) return refuse({ type: 'blocked', reason: verdict.reason });
+  if (verdict.blocked) {
+    // Kept for the owner as the platform keeps its own chat's refusals (after the visitor's limits, which bound them).
+    d.deliveries.reportRefusal({ reason: verdict.reason, content: question });
+    return refuse({ type: 'blocked', reason: verdict.reason });
+  }
 
   const knowledge = await d.bot.knowledgeFor(question);
   if (knowledge.kind === 'gone') return refuse({ type: 'bot_not_found' });

@@ -27,6 +27,7 @@ export class Deliveries {
   constructor(
     private readonly platform: PlatformClient,
     private readonly outbox: Outbox,
+    private readonly outboxLimit: number,
     private readonly log: RuntimeLogger,
   ) {}
 
@@ -66,6 +67,25 @@ export class Deliveries {
       if (answer.kind === 'ok' || answer.kind === 'refused') return { kind: 'answered', status: answer.status, body: answer.body };
     }
     return this.outbox.add(key, queued) ? { kind: 'queued' } : { kind: 'full' };
+  }
+
+  /**
+   * Reports a message the filter refused, so the owner sees it on the dashboard as the platform's
+   * own refusals. Best effort and never in the visitor's way: it goes through the outbox (its
+   * retries, and the last attempt at SIGTERM), but only while the outbox is less than half full,
+   * so that refusals can never take the room transcripts and leads need.
+   */
+  reportRefusal(refusal: { reason: string; content: string }): void {
+    if (this.outbox.size >= this.outboxLimit / 2) {
+      this.log('warn', 'a refused message was not reported: the queue is busy', { queued: this.outbox.size });
+      return;
+    }
+    const body = { id: crypto.randomUUID(), ...refusal };
+    this.outbox.add(`refusal:${body.id}`, async () => {
+      const answer = await this.platform.reportRefusal(body);
+      if (answer.kind === 'refused') this.log('warn', 'the platform refused a refused message', { status: answer.status });
+      return asDelivery(answer);
+    });
   }
 
   private remember(sessionId: string, body: unknown): void {

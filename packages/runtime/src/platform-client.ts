@@ -45,6 +45,10 @@ export class PlatformClient {
     return this.call('POST', '/api/v1/bot/leads', body, null);
   }
 
+  reportRefusal(body: { id: string; reason: string; content: string }): Promise<PlatformAnswer> {
+    return this.call('POST', '/api/v1/bot/refused-messages', body, null);
+  }
+
   private async call(method: 'GET' | 'POST', path: string, body: unknown, etag: string | null): Promise<PlatformAnswer> {
     const headers: Record<string, string> = { authorization: `Bearer ${this.token}`, accept: 'application/json' };
     if (body !== undefined) headers['content-type'] = 'application/json';

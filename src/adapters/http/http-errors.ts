@@ -4,6 +4,7 @@ import type { BotTokenAuthError } from '../../application/authenticate-bot-token
 import type { BotTokenError } from '../../application/bot-tokens.ts';
 import type { BotOverviewError } from '../../application/bot-settings.ts';
 import type { CaptureLeadError } from '../../application/capture-lead.ts';
+import type { KeepReportedRefusalError } from '../../application/keep-reported-refusal.ts';
 import type { KnowledgeError } from '../../application/retrieve-knowledge.ts';
 import type { SaveConversationError } from '../../application/save-conversation.ts';
 import type { OwnerError } from '../../application/owner-lists.ts';
@@ -201,7 +202,7 @@ export const botTokenErrorReply = (error: BotTokenError): HttpReply => {
   }
 };
 
-export type RuntimeError = KnowledgeError | SaveConversationError | CaptureLeadError;
+export type RuntimeError = KnowledgeError | SaveConversationError | CaptureLeadError | KeepReportedRefusalError;
 
 export const runtimeErrorReply = (error: RuntimeError, now: number): HttpReply => {
   switch (error.type) {

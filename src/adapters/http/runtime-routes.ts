@@ -5,13 +5,14 @@ import type { makeAuthenticateBotToken } from '../../application/authenticate-bo
 import type { makeCaptureLead } from '../../application/capture-lead.ts';
 import type { makeGetBotAvatar, makeGetBotConfig, makeGetPublicBot, PublicBot } from '../../application/get-bot-config.ts';
 import type { makeRetrieveKnowledge } from '../../application/retrieve-knowledge.ts';
+import type { makeKeepReportedRefusal } from '../../application/keep-reported-refusal.ts';
 import type { makeSaveConversation } from '../../application/save-conversation.ts';
 import { DEPLOYMENT_MODES, LLM_PROVIDERS, PERSONALITIES, type Lead } from '../../domain/types.ts';
 import { currentBot, requireBotToken } from './bot-token-auth.ts';
 import { avatarPath } from './avatar-path.ts';
 import { avatarErrorReply, publicBotErrorReply, reply, runtimeErrorReply } from './http-errors.ts';
 import { bodyRefusals, errorBody, errorOneOf, HEADERS, isoTimestamp, uuidString, type OperationDoc, type ResponseDoc } from './operation-doc.ts';
-import { conversationBody, knowledgeBody, leadBody } from './runtime-schemas.ts';
+import { conversationBody, knowledgeBody, leadBody, refusedMessageBody } from './runtime-schemas.ts';
 import { jsonBody } from './validated.ts';
 
 export interface RuntimeRouteDeps {
@@ -22,6 +23,7 @@ export interface RuntimeRouteDeps {
   retrieveKnowledge: ReturnType<typeof makeRetrieveKnowledge>;
   saveConversation: ReturnType<typeof makeSaveConversation>;
   captureLead: ReturnType<typeof makeCaptureLead>;
+  keepReportedRefusal: ReturnType<typeof makeKeepReportedRefusal>;
 }
 
 const RUNTIME_BODY_LIMIT = 512 * 1024;
@@ -179,6 +181,20 @@ export const runtimeOperations: OperationDoc[] = [
     },
   },
   {
+    method: 'post',
+    path: '/api/v1/bot/refused-messages',
+    tag: 'Runtime API (v1)',
+    summary: 'Report a message the runtime’s filter refused',
+    description: `A self-hosted runtime refuses a visitor's message with its own filter; reported here, the message is kept for the owner for 30 days and counted per day and reason, as the platform's own chat keeps its refusals (the dashboard's refused messages and insights). Kept once per id: a report sent again, or twice at once, adds nothing. Default limits: 10 a minute, 50 a day per bot (owner-adjustable). ${V1_ORDER}`,
+    security: 'botToken',
+    body: refusedMessageBody,
+    responses: {
+      200: { description: 'Already kept under this id', schema: z.object({ id: uuidString }) },
+      201: { description: 'Kept', schema: z.object({ id: uuidString }) },
+      ...v1Common,
+    },
+  },
+  {
     method: 'get',
     path: '/api/bots/{botId}/public',
     tag: 'Runtime API (v1)',
@@ -248,6 +264,16 @@ export const runtimeRoutes = (d: RuntimeRouteDeps): Router => {
       if (!result.ok) return reply(res, runtimeErrorReply(result.error, Date.now()));
       const { lead, deduped } = result.value;
       res.status(deduped ? 200 : 201).json({ lead: leadJson(lead), deduped });
+    }),
+  );
+
+  router.post(
+    '/refused-messages',
+    requireToken,
+    jsonBody({ schema: refusedMessageBody, ...V1_BODY }, async (_req, res, body) => {
+      const result = await d.keepReportedRefusal({ bot: currentBot(res), ...body });
+      if (!result.ok) return reply(res, runtimeErrorReply(result.error, Date.now()));
+      res.status(result.value.kept ? 201 : 200).json({ id: body.id });
     }),
   );
 

@@ -1,5 +1,7 @@
 import { z } from 'zod';
 import { boundedText, emailAddress, OBJECT_EXPECTED, transcriptMessage, trimInvisible, uuidText } from '@careerbot/chat-protocol';
+import { BLOCK_REASONS } from '@careerbot/guardrails';
+import { CHAT_MESSAGE_MAX_CHARS } from '../../domain/bot-rules.ts';
 
 // Request bodies of the bot runtime API (/api/v1/bot/*) and of the owner's token routes.
 // The OpenAPI document is generated from these same objects.
@@ -46,6 +48,15 @@ export const leadBody = z.object(
       .nullable()
       .optional()
       .transform((value) => value || null),
+  },
+  OBJECT_EXPECTED,
+);
+
+export const refusedMessageBody = z.object(
+  {
+    id: uuid.meta({ description: 'The runtime’s id for this refusal: a report sent again under the same id is kept once' }),
+    reason: z.enum(BLOCK_REASONS, { error: `Expected one of ${BLOCK_REASONS.join(', ')}` }),
+    content: boundedText(1, CHAT_MESSAGE_MAX_CHARS).meta({ description: 'The visitor’s message as they wrote it' }),
   },
   OBJECT_EXPECTED,
 );

@@ -32,6 +32,19 @@ const ADD = `
     ON CONFLICT (bot_id, day, reason) DO UPDATE SET count = d.count + 1
   )
   INSERT INTO refused_messages (bot_id, reason, content, created_at) SELECT id, $3, $4, $2 FROM bot`;
+// A report already kept under its id adds no row (ON CONFLICT on the partial unique index of
+// sql/015, which also makes a concurrent twin wait and then do nothing), and then counts nothing.
+const ADD_REPORTED = `
+  WITH bot AS (SELECT id FROM bots WHERE id = $1 FOR KEY SHARE),
+  kept AS (
+    INSERT INTO refused_messages (bot_id, reason, content, created_at, report_id)
+    SELECT id, $3, $4, $2, $5 FROM bot
+    ON CONFLICT (bot_id, report_id) WHERE report_id IS NOT NULL DO NOTHING
+    RETURNING bot_id
+  )
+  INSERT INTO bot_refusals_daily AS d (bot_id, day, reason, count)
+  SELECT bot_id, ($2::timestamptz AT TIME ZONE 'UTC')::date, $3, 1 FROM kept
+  ON CONFLICT (bot_id, day, reason) DO UPDATE SET count = d.count + 1`;
 const LIST = `
   SELECT ${REFUSED_MESSAGE_COLUMNS} FROM refused_messages
   WHERE bot_id = $1 AND ${afterCursor('created_at', 'id', 2)}
@@ -43,6 +56,11 @@ export class PgRefusedMessageRepository implements RefusedMessageRepository {
 
   async add(refusal: { botId: string; reason: string; content: string }, now: Date): Promise<void> {
     await this.q.query(ADD, [refusal.botId, now, refusal.reason, refusal.content]);
+  }
+
+  async addReported(refusal: { botId: string; reason: string; content: string; reportId: string }, now: Date): Promise<boolean> {
+    const { rowCount } = await this.q.query(ADD_REPORTED, [refusal.botId, now, refusal.reason, refusal.content, refusal.reportId]);
+    return rowCount === 1;
   }
 
   async list(botId: string, page: PageRequest): Promise<Page<RefusedMessage>> {
