@@ -18,6 +18,19 @@ export const BUNDLES = [
   // The owner's web app and a bot's public page (src/adapters/pages).
   { entry: 'src/adapters/pages/client/main.tsx', out: 'app.js', format: 'esm' },
   { entry: 'src/adapters/pages/client/styles.css', out: 'app.css', format: 'esm' },
+  // The self-hosted runtime's command as one file for Node 20 (its packages and the provider SDKs
+  // inside): an owner downloads it from the platform and runs it with `node`, nothing to install.
+  {
+    entry: 'packages/runtime/src/cli.ts',
+    out: 'runtime/careerbot-runtime.mjs',
+    format: 'esm',
+    options: {
+      platform: 'node',
+      target: ['node20'],
+      // The SDKs' CommonJS parts call require(); an ES module has none of its own.
+      banner: { js: "import { createRequire as __careerbotRequire } from 'node:module'; const require = __careerbotRequire(import.meta.url);" },
+    },
+  },
 ];
 
 const common = {

@@ -41,13 +41,14 @@ describe.runIf(browserAvailable())('the dashboard’s self-hosted steps, in Chro
     await steps.getByLabel('Your site’s address').fill(HOSTILE_SITE);
     expect(await command.textContent()).toBe(
       [
+        `curl -fsSL '${world.app.baseUrl}/runtime/careerbot-runtime.mjs' -o careerbot-runtime.mjs`,
         `CAREERBOT_URL='${world.app.baseUrl}' \\`,
         `CAREERBOT_TOKEN='paste-your-bot-token-here' \\`,
         `LLM_PROVIDER='anthropic' \\`,
         `LLM_MODEL='claude-haiku-4-5' \\`,
         `ALLOWED_ORIGINS='https://ada.example'\\''"><img src=x onerror="alert(1)">' \\`,
         `PORT='8787' \\`,
-        'npx -p @careerbot/runtime careerbot-runtime',
+        'node careerbot-runtime.mjs',
       ].join('\n'),
     );
     expect(await steps.getByText('Also set LLM_API_KEY to your Anthropic key').count()).toBe(1);

@@ -6,6 +6,7 @@ import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { freePort } from './free-port.ts';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 /** The configuration the README ships. */
@@ -20,14 +21,6 @@ export const nginxAvailable = (): boolean => {
   console.warn('[nginx tests] skipped: no nginx or openssl here (apt-get install nginx openssl)');
   return false;
 };
-
-const freePort = () =>
-  new Promise<number>((resolve) => {
-    const server = net.createServer().listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
 
 export interface Nginx {
   /** `https://localhost:<port>`: TLS ends at nginx, with a self-signed certificate. */

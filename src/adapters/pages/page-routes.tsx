@@ -87,6 +87,13 @@ export const pageRoutes = (d: PageRouteDeps): { routes: Router; notFound: Reques
     express.static(new URL('widget/', PUBLIC_DIR).pathname, { index: false, cacheControl: false, setHeaders: (res) => embedHeaders(res as Response) }),
   );
 
+  // The self-hosted runtime's command in one file, for the dashboard's `curl` step: a script for
+  // Node, never run by a browser (nosniff, and no page loads it).
+  router.get('/runtime/careerbot-runtime.mjs', (_req, res, next) => {
+    res.set({ 'Content-Type': 'text/javascript; charset=utf-8', 'X-Content-Type-Options': 'nosniff', 'Cache-Control': 'public, max-age=300' });
+    res.sendFile(new URL('runtime/careerbot-runtime.mjs', PUBLIC_DIR).pathname, { cacheControl: false }, (error) => error && next());
+  });
+
   // The managed widget's chat, framed by other sites under its own CSP (not the pages' DENY).
   router.get('/embed/:botId', embedPage({ view: d.views.embed, script: versioned('embed-frame.js') }));
 

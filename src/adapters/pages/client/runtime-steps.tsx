@@ -30,7 +30,13 @@ export interface RuntimeValues {
 /** A value as one shell word: single-quoted, whatever it holds. */
 const shellWord = (value: string) => `'${value.replace(/'/g, `'\\''`)}'`;
 
-/** The command that starts the runtime, every variable filled in but the provider key. */
+/** Where the platform serves the runtime's command as one file for Node. */
+export const RUNTIME_FILE = 'careerbot-runtime.mjs';
+
+/**
+ * The commands that fetch the runtime from this platform and start it, every variable filled in
+ * but the provider key. It needs Node.js 20 and nothing installed.
+ */
 export const runtimeCommand = (v: RuntimeValues): string => {
   const variables: [string, string][] = [
     ['CAREERBOT_URL', v.platformUrl],
@@ -41,7 +47,11 @@ export const runtimeCommand = (v: RuntimeValues): string => {
     ['ALLOWED_ORIGINS', v.siteOrigin?.trim() || SITE_PLACEHOLDER],
     ['PORT', RUNTIME_PORT],
   ];
-  return [...variables.map(([name, value]) => `${name}=${shellWord(value)} \\`), 'npx -p @careerbot/runtime careerbot-runtime'].join('\n');
+  return [
+    `curl -fsSL ${shellWord(`${v.platformUrl}/runtime/${RUNTIME_FILE}`)} -o ${RUNTIME_FILE}`,
+    ...variables.map(([name, value]) => `${name}=${shellWord(value)} \\`),
+    `node ${RUNTIME_FILE}`,
+  ].join('\n');
 };
 
 /** The snippet for the owner's page: the platform's widget script, mounted on the runtime. */
@@ -82,7 +92,8 @@ export const RuntimeCommand = (p: RuntimeValues) => {
       </pre>
       <CopyButton text={command} label="Copy command" />
       <p class="hint">
-        Also set <code>LLM_API_KEY</code> to your {provider} key in that server’s environment: it stays on your server and is never shown here.
+        It needs Node.js 20 or later on that server, and nothing else. Also set <code>LLM_API_KEY</code> to your {provider} key in that server’s
+        environment: it stays on your server and is never shown here.
         {p.token ? '' : ` Replace ${TOKEN_PLACEHOLDER} with your token.`}
       </p>
     </>
