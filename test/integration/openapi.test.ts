@@ -17,8 +17,8 @@ beforeAll(async () => {
 afterAll(async () => app?.close());
 
 /** Pages (HTML for people) and the widget scripts are not operations of the JSON API. */
-// What the page router serves: the pages of the one table, the widget scripts beside them, and the managed widget's frame.
-const PAGE_PATHS = new Set([...PAGES.flatMap((page) => (page.path ? [page.path.replace(/:(\w+)/g, '{$1}')] : [])), '/widget.js', '/embed/{botId}']);
+// What the page router serves: the pages of the one table, the widget scripts beside them, the managed widget's frame, and the runtime's file for Node.
+const PAGE_PATHS = new Set([...PAGES.flatMap((page) => (page.path ? [page.path.replace(/:(\w+)/g, '{$1}')] : [])), '/widget.js', '/embed/{botId}', '/runtime/careerbot-runtime.mjs']);
 const isPage = (path: string) => PAGE_PATHS.has(path);
 const apiRoutes = () => servedRoutes(app.express).filter((route) => !isPage(route.path));
 
