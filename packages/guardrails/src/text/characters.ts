@@ -4,6 +4,14 @@
 export const A = 97;
 
 export const isAsciiDigit = (code: number) => code >= 48 && code <= 57;
+
+/** The value of a hex digit (0-9, a-f, A-F), or -1. */
+export function hexDigitValue(code: number): number {
+  if (code >= 48 && code <= 57) return code - 48;
+  const lower = code | 32;
+  return lower >= 97 && lower <= 102 ? lower - 87 : -1;
+}
+
 export const isAsciiLetterOrDigit = (code: number) =>
   (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || isAsciiDigit(code);
 
