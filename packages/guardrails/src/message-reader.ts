@@ -52,7 +52,25 @@ function hasForeignScript(line: string): boolean {
 const wordsOfClass = (name: 'rot13Word' | 'reversedWord') => new Set(WORD_CLASSES[name].split(',').map((word) => word.trim()));
 const ROT13_WORDS = wordsOfClass('rot13Word');
 const REVERSED_WORDS = wordsOfClass('reversedWord');
-const ASCII_WORD = /[a-z]+/g;
+
+/**
+ * Whether a run of ASCII letters a-z in the lower-cased line is one of the words. The runs are
+ * found code by code: only they become strings, not a match object per word.
+ */
+function hasWordOf(line: string, words: ReadonlySet<string>): boolean {
+  const lower = line.toLowerCase();
+  let start = -1;
+  for (let i = 0; i <= lower.length; i += 1) {
+    const code = i < lower.length ? lower.charCodeAt(i) : 0;
+    if (code >= 97 && code <= 122) {
+      if (start < 0) start = i;
+    } else if (start >= 0) {
+      if (words.has(lower.slice(start, i))) return true;
+      start = -1;
+    }
+  }
+  return false;
+}
 
 /**
  * What a ROT13 or reversed reading decodes: the whole text when the message names the encoding
@@ -60,10 +78,7 @@ const ASCII_WORD = /[a-z]+/g;
  */
 function codedLines(normalized: string, scan: Scan, hint: number, codedWords: ReadonlySet<string>): string {
   if (scan.hasAny(hint)) return normalized;
-  return linesWhere(normalized, (line) => {
-    for (const [word] of line.toLowerCase().matchAll(ASCII_WORD)) if (codedWords.has(word)) return true;
-    return false;
-  });
+  return linesWhere(normalized, (line) => hasWordOf(line, codedWords));
 }
 
 /** Hex digits only, in pairs; printable ASCII starts each pair with a digit (2-7). */
