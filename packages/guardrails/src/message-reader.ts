@@ -53,20 +53,29 @@ const wordsOfClass = (name: 'rot13Word' | 'reversedWord') => new Set(WORD_CLASSE
 const ROT13_WORDS = wordsOfClass('rot13Word');
 const REVERSED_WORDS = wordsOfClass('reversedWord');
 
+/** The only characters that toLowerCase turns into ASCII letters besides A-Z: "İ" (i + dot) and the Kelvin sign. */
+const LOWERS_TO_ASCII = /[\u0130\u212a]/;
+
 /**
  * Whether a run of ASCII letters a-z in the lower-cased line is one of the words. The runs are
- * found code by code: only they become strings, not a match object per word.
+ * found code by code, A-Z read as a-z: only they become strings, not a match object per word nor
+ * a lower-cased copy of the line.
  */
 function hasWordOf(line: string, words: ReadonlySet<string>): boolean {
-  const lower = line.toLowerCase();
+  const text = LOWERS_TO_ASCII.test(line) ? line.toLowerCase() : line;
   let start = -1;
-  for (let i = 0; i <= lower.length; i += 1) {
-    const code = i < lower.length ? lower.charCodeAt(i) : 0;
-    if (code >= 97 && code <= 122) {
+  let upper = false;
+  for (let i = 0; i <= text.length; i += 1) {
+    const code = i < text.length ? text.charCodeAt(i) : 0;
+    const lower = code >= 65 && code <= 90 ? code + 32 : code;
+    if (lower >= 97 && lower <= 122) {
       if (start < 0) start = i;
+      if (lower !== code) upper = true;
     } else if (start >= 0) {
-      if (words.has(lower.slice(start, i))) return true;
+      const word = text.slice(start, i);
+      if (words.has(upper ? word.toLowerCase() : word)) return true;
       start = -1;
+      upper = false;
     }
   }
   return false;
