@@ -52,7 +52,34 @@ function hasForeignScript(line: string): boolean {
 const wordsOfClass = (name: 'rot13Word' | 'reversedWord') => new Set(WORD_CLASSES[name].split(',').map((word) => word.trim()));
 const ROT13_WORDS = wordsOfClass('rot13Word');
 const REVERSED_WORDS = wordsOfClass('reversedWord');
-const ASCII_WORD = /[a-z]+/g;
+
+/** The only characters that toLowerCase turns into ASCII letters besides A-Z: "İ" (i + dot) and the Kelvin sign. */
+const LOWERS_TO_ASCII = /[\u0130\u212a]/;
+
+/**
+ * Whether a run of ASCII letters a-z in the lower-cased line is one of the words. The runs are
+ * found code by code, A-Z read as a-z: only they become strings, not a match object per word nor
+ * a lower-cased copy of the line.
+ */
+function hasWordOf(line: string, words: ReadonlySet<string>): boolean {
+  const text = LOWERS_TO_ASCII.test(line) ? line.toLowerCase() : line;
+  let start = -1;
+  let upper = false;
+  for (let i = 0; i <= text.length; i += 1) {
+    const code = i < text.length ? text.charCodeAt(i) : 0;
+    const lower = code >= 65 && code <= 90 ? code + 32 : code;
+    if (lower >= 97 && lower <= 122) {
+      if (start < 0) start = i;
+      if (lower !== code) upper = true;
+    } else if (start >= 0) {
+      const word = text.slice(start, i);
+      if (words.has(upper ? word.toLowerCase() : word)) return true;
+      start = -1;
+      upper = false;
+    }
+  }
+  return false;
+}
 
 /**
  * What a ROT13 or reversed reading decodes: the whole text when the message names the encoding
@@ -60,10 +87,7 @@ const ASCII_WORD = /[a-z]+/g;
  */
 function codedLines(normalized: string, scan: Scan, hint: number, codedWords: ReadonlySet<string>): string {
   if (scan.hasAny(hint)) return normalized;
-  return linesWhere(normalized, (line) => {
-    for (const [word] of line.toLowerCase().matchAll(ASCII_WORD)) if (codedWords.has(word)) return true;
-    return false;
-  });
+  return linesWhere(normalized, (line) => hasWordOf(line, codedWords));
 }
 
 /** Hex digits only, in pairs; printable ASCII starts each pair with a digit (2-7). */

@@ -1,19 +1,14 @@
 /** Hex byte sequences that decode to readable text. */
+import { hexDigitValue } from '../text/characters.ts';
 import { isPrintableByte, printableUtf8 } from './printable.ts';
 
 const MIN_HEX_BYTES = 6;
 const MAX_HEX_PAYLOADS = 16;
 
-function hexDigit(code: number): number {
-  if (code >= 48 && code <= 57) return code - 48;
-  const lower = code | 32;
-  return lower >= 97 && lower <= 102 ? lower - 87 : -1;
-}
-
 /** Where a "\x" or "0x" prefix before a byte ends, or i when there is none. */
 function afterHexPrefix(text: string, i: number): number {
   const code = text.charCodeAt(i);
-  if ((code === 92 || code === 48) && (text.charCodeAt(i + 1) | 32) === 120 && hexDigit(text.charCodeAt(i + 2)) >= 0) {
+  if ((code === 92 || code === 48) && (text.charCodeAt(i + 1) | 32) === 120 && hexDigitValue(text.charCodeAt(i + 2)) >= 0) {
     return i + 2;
   }
   return i;
@@ -29,27 +24,33 @@ const isHexSeparator = (code: number) => code === 32 || code === 44 || code === 
  */
 export function decodeHexPayloads(text: string): string[] {
   const found: string[] = [];
-  const bytes: number[] = [];
+  // Each byte is read from two characters or more: the text holds at most half as many bytes.
+  const bytes = new Uint8Array(text.length >> 1);
+  let count = 0;
+  let printable = 0;
   const flush = () => {
-    if (bytes.length >= MIN_HEX_BYTES && found.length < MAX_HEX_PAYLOADS) {
-      const decoded = printableUtf8(Uint8Array.from(bytes), bytes.filter(isPrintableByte).length);
+    if (count >= MIN_HEX_BYTES && found.length < MAX_HEX_PAYLOADS) {
+      const decoded = printableUtf8(bytes.subarray(0, count), printable);
       if (decoded !== null) found.push(decoded);
     }
-    bytes.length = 0;
+    count = 0;
+    printable = 0;
   };
   let i = 0;
   while (i < text.length) {
     const at = afterHexPrefix(text, i);
-    const high = hexDigit(text.charCodeAt(at));
-    const low = hexDigit(text.charCodeAt(at + 1));
+    const high = hexDigitValue(text.charCodeAt(at));
+    const low = hexDigitValue(text.charCodeAt(at + 1));
     if (high < 0 || low < 0) {
       flush();
       i = at + 1;
       continue;
     }
-    bytes.push(high * 16 + low);
+    const byte = high * 16 + low;
+    bytes[count++] = byte;
+    if (isPrintableByte(byte)) printable += 1;
     i = at + 2;
-    if (isHexSeparator(text.charCodeAt(i)) && hexDigit(text.charCodeAt(afterHexPrefix(text, i + 1))) >= 0) i += 1;
+    if (isHexSeparator(text.charCodeAt(i)) && hexDigitValue(text.charCodeAt(afterHexPrefix(text, i + 1))) >= 0) i += 1;
   }
   flush();
   return found;

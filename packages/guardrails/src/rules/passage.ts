@@ -5,13 +5,13 @@
  * passage is the whole text, and it is not located.
  */
 import type { Scan } from '../scan.ts';
+import { isWhiteSpaceCode } from '../text/characters.ts';
 
 const PASSAGE_WORDS = 16;
 const STRIDE = PASSAGE_WORDS / 2;
 /** Coarse runs overlap by a passage, so that a passage lies whole in one of them. */
 const COARSE_WORDS = 6 * PASSAGE_WORDS;
 const COARSE_STRIDE = COARSE_WORDS - PASSAGE_WORDS;
-const WORD = /\S+/g;
 
 export interface Passage {
   /** Offsets in the text the rule read: [start, end). */
@@ -29,9 +29,16 @@ export interface Passage {
 export function* passagesWhere(text: string, matches: (scan: Scan) => boolean, scanOf: (piece: string) => Scan): Generator<Passage> {
   const starts: number[] = [];
   const ends: number[] = [];
-  for (const word of text.matchAll(WORD)) {
-    starts.push(word.index);
-    ends.push(word.index + word[0].length);
+  // The runs of non-space characters (a regular expression's \S+), found code by code.
+  let start = -1;
+  for (let i = 0; i <= text.length; i += 1) {
+    if (i < text.length && !isWhiteSpaceCode(text.charCodeAt(i))) {
+      if (start < 0) start = i;
+    } else if (start >= 0) {
+      starts.push(start);
+      ends.push(i);
+      start = -1;
+    }
   }
   if (starts.length <= PASSAGE_WORDS) {
     yield { start: 0, end: text.length, located: true };

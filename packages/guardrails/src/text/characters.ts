@@ -4,6 +4,30 @@
 export const A = 97;
 
 export const isAsciiDigit = (code: number) => code >= 48 && code <= 57;
+
+/** The value of a hex digit (0-9, a-f, A-F), or -1. */
+export function hexDigitValue(code: number): number {
+  if (code >= 48 && code <= 57) return code - 48;
+  const lower = code | 32;
+  return lower >= 97 && lower <= 102 ? lower - 87 : -1;
+}
+
+/** Whether a code unit is white space as a regular expression's \s reads it. */
+export function isWhiteSpaceCode(code: number): boolean {
+  if (code < 128) return code === 32 || (code >= 9 && code <= 13);
+  return (
+    code === 0xa0 ||
+    code === 0x1680 ||
+    (code >= 0x2000 && code <= 0x200a) ||
+    code === 0x2028 ||
+    code === 0x2029 ||
+    code === 0x202f ||
+    code === 0x205f ||
+    code === 0x3000 ||
+    code === 0xfeff
+  );
+}
+
 export const isAsciiLetterOrDigit = (code: number) =>
   (code >= 97 && code <= 122) || (code >= 65 && code <= 90) || isAsciiDigit(code);
 
