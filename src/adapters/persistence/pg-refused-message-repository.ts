@@ -23,18 +23,11 @@ export const rowToRefusedMessage = (row: RefusedMessageRow): RefusedMessage => (
 
 // The bot row is share-locked first, as conversation_start does: an account deleted meanwhile
 // leaves no bot to find (nothing is written, rather than a foreign-key error), and one deleted
-// after waits for this statement. Then the day's counter (sql/011), then the message.
+// after waits for this statement. Then the message, then the day's counter (sql/011), which counts
+// only a message kept: a runtime's report already kept under its id ($5) adds no row (ON CONFLICT on
+// sql/015's partial unique index, which also makes a concurrent twin wait, then do nothing). The
+// platform's own refusals carry no id (NULL), so theirs never conflict.
 const ADD = `
-  WITH bot AS (SELECT id FROM bots WHERE id = $1 FOR KEY SHARE),
-  counted AS (
-    INSERT INTO bot_refusals_daily AS d (bot_id, day, reason, count)
-    SELECT id, ($2::timestamptz AT TIME ZONE 'UTC')::date, $3, 1 FROM bot
-    ON CONFLICT (bot_id, day, reason) DO UPDATE SET count = d.count + 1
-  )
-  INSERT INTO refused_messages (bot_id, reason, content, created_at) SELECT id, $3, $4, $2 FROM bot`;
-// A report already kept under its id adds no row (ON CONFLICT on the partial unique index of
-// sql/015, which also makes a concurrent twin wait and then do nothing), and then counts nothing.
-const ADD_REPORTED = `
   WITH bot AS (SELECT id FROM bots WHERE id = $1 FOR KEY SHARE),
   kept AS (
     INSERT INTO refused_messages (bot_id, reason, content, created_at, report_id)
@@ -55,11 +48,11 @@ export class PgRefusedMessageRepository implements RefusedMessageRepository {
   constructor(private readonly q: Queryable) {}
 
   async add(refusal: { botId: string; reason: string; content: string }, now: Date): Promise<void> {
-    await this.q.query(ADD, [refusal.botId, now, refusal.reason, refusal.content]);
+    await this.q.query(ADD, [refusal.botId, now, refusal.reason, refusal.content, null]);
   }
 
   async addReported(refusal: { botId: string; reason: string; content: string; reportId: string }, now: Date): Promise<boolean> {
-    const { rowCount } = await this.q.query(ADD_REPORTED, [refusal.botId, now, refusal.reason, refusal.content, refusal.reportId]);
+    const { rowCount } = await this.q.query(ADD, [refusal.botId, now, refusal.reason, refusal.content, refusal.reportId]);
     return rowCount === 1;
   }
 
