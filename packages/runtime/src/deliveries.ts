@@ -27,7 +27,6 @@ export class Deliveries {
   constructor(
     private readonly platform: PlatformClient,
     private readonly outbox: Outbox,
-    private readonly outboxLimit: number,
     private readonly log: RuntimeLogger,
   ) {}
 
@@ -76,7 +75,7 @@ export class Deliveries {
    * so that refusals can never take the room transcripts and leads need.
    */
   reportRefusal(refusal: { reason: string; content: string }): void {
-    if (this.outbox.size >= this.outboxLimit / 2) {
+    if (this.outbox.size >= this.outbox.limit / 2) {
       this.log('warn', 'a refused message was not reported: the queue is busy', { queued: this.outbox.size });
       return;
     }

@@ -43,6 +43,11 @@ export class Outbox {
     return this.entries.length;
   }
 
+  /** Entries kept at most. */
+  get limit(): number {
+    return this.options.limit;
+  }
+
   has(key: string): boolean {
     return this.entries.some((entry) => entry.key === key);
   }

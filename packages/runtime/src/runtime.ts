@@ -113,7 +113,7 @@ export const createRuntime = (options: RuntimeOptions): Runtime => {
     random: options.random ?? Math.random,
     onDropped: (key) => log('warn', 'the platform refused queued work', { kind: key.split(':')[0]! }),
   });
-  const deliveries = new Deliveries(platform, outbox, config.QUEUE_LIMIT, log);
+  const deliveries = new Deliveries(platform, outbox, log);
   const bot = new BotSource(platform, config.EMBEDDING_API_KEY, config.CACHE_SECONDS * 1000, now, (reason) =>
     log('warn', 'knowledge: retrieval failed, the whole context stands in', { reason }),
   );
