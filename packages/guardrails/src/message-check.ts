@@ -3,14 +3,17 @@
  * by rules/passage.ts) and why (its block reason). The learned scorer then reviews that passage
  * with a little of the text around it: when it finds it benign enough (below the model's veto,
  * earned on dev data), the match is overruled, since the same words are an attack when said to the
- * bot and not when relayed, quoted or part of a job description. Last, the scorer catches what the
- * rules miss when it finds a window of the message attack-like enough.
+ * bot and not when relayed, quoted or part of a job description. A match that stands is named a
+ * prompt injection when the order rides in content the visitor pasted (rules/hidden-order.ts),
+ * whatever it asks for. Last, the scorer catches what the rules miss when it finds a window of the
+ * message attack-like enough.
  */
 import type { BlockReason, MessageVerdict } from './block-reasons.ts';
 import { LearnedScorer, type ScorerModel, type WindowScores } from './learned-scorer.ts';
 import { MessageReader, type MessageReading } from './message-reader.ts';
 import { ruleMatches, RULES } from './rules/index.ts';
 import { isJobDocument, speaksToTheBot } from './rules/addressee.ts';
+import { hidesOrderInPastedContent } from './rules/hidden-order.ts';
 import { withoutMentions } from './rules/mentions.ts';
 import { passagesWhere } from './rules/passage.ts';
 import type { Scan } from './scan.ts';
@@ -78,8 +81,13 @@ export function checkWith(reader: MessageReader, scorer: LearnedScorer, message:
 export function explainWith(reader: MessageReader, scorer: LearnedScorer, message: string): Explanation {
   const reading = reader.read(message);
   const rule = reviewRuleMatch(reading, reader, scorer);
-  if (rule !== null && !rule.overruled) return { verdict: { blocked: true, reason: rule.reason }, rule };
+  if (rule !== null && !rule.overruled) return { verdict: { blocked: true, reason: reasonOf(rule, message) }, rule };
   return { verdict: modelVerdict(reading, scorer).verdict, rule };
+}
+
+/** The reason a standing rule match blocks for: a prompt injection when the order rides in pasted content. */
+export function reasonOf(finding: RuleFinding, message: string): BlockReason {
+  return hidesOrderInPastedContent(message) ? 'prompt_injection' : finding.reason;
 }
 
 /**
@@ -109,7 +117,7 @@ export function* ruleFindings(reading: MessageReading, reader: MessageReader, sc
       jobDocument ??= isJobDocument(reading.texts[0] as string);
       const passage = text.slice(start, end);
       const toTheBot =
-        (!jobDocument || speaksToTheBot(text.slice(Math.max(0, start - ADDRESS_CHARS), end + ADDRESS_CHARS))) &&
+        (!jobDocument || speaksToTheBot(text.slice(Math.max(0, start - ADDRESS_CHARS), end + ADDRESS_CHARS), match.reading === reading.glossed)) &&
         !(addressee && located && onlyMentionsMatch(text, start, end, jobDocument, RULES[match.reason], reader));
       const review = !toTheBot ? 0 : located ? scorer.score([text.slice(Math.max(0, start - CONTEXT_CHARS), end + CONTEXT_CHARS)]).attack : 1;
       yield { ...match, start, end, passage, toTheBot, review, overruled: review < scorer.veto };

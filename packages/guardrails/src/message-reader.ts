@@ -102,6 +102,8 @@ export interface MessageReading {
   /** The normalised message first, then each decoded payload and reading, normalised. */
   readonly texts: string[];
   readonly scans: Scan[];
+  /** Which of the texts glosses the message's words in other scripts into English, or -1. */
+  readonly glossed: number;
 }
 
 export class MessageReader {
@@ -136,6 +138,7 @@ export class MessageReader {
       scans.push(new Scan(tokenize(text, VOCABULARY, memory.ints), memory));
     };
     const { base64Runs, hasForeignLetters } = tokens;
+    const glossed = hasForeignLetters ? texts.length : -1;
     if (hasForeignLetters) addDecoded(glossText(linesWhere(normalized, hasForeignScript), GLOSSARY));
     if (scan.hasAny(C.hexHint) || normalized.includes(HEX_ESCAPE)) {
       for (const decoded of decodeHexPayloads(normalized)) addDecoded(decoded);
@@ -153,7 +156,7 @@ export class MessageReader {
       addDecoded(reverseText(codedLines(normalized, scan, C.reversedHint, REVERSED_WORDS)));
     }
     if (normalized.includes('%') && URL_ESCAPE.test(normalized)) addDecoded(decodeUrlEscapes(linesWhere(normalized, hasUrlEscape)));
-    return { texts, scans };
+    return { texts, scans, glossed };
   }
 
   /** A scan of a piece of the current message's normalised texts, valid until the next read. */

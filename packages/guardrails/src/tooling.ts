@@ -4,7 +4,7 @@
  */
 import type { MessageVerdict } from './block-reasons.ts';
 import type { LearnedScorer } from './learned-scorer.ts';
-import { checkWith, modelVerdict, reviewRuleMatch, ruleFindings } from './message-check.ts';
+import { checkWith, modelVerdict, reasonOf, reviewRuleMatch, ruleFindings } from './message-check.ts';
 import { MessageReader } from './message-reader.ts';
 import { ruleVerdict } from './rules/index.ts';
 
@@ -42,7 +42,7 @@ export function createSplitCheck(scorer: LearnedScorer): SplitCheck {
       const reading = reader.read(message);
       const rules = ruleVerdict(reading.scans);
       const finding = reviewRuleMatch(reading, reader, scorer);
-      const combined = finding !== null && !finding.overruled ? { blocked: true as const, reason: finding.reason } : undefined;
+      const combined = finding !== null && !finding.overruled ? { blocked: true as const, reason: reasonOf(finding, message) } : undefined;
       let review: number | null = null;
       if (rules.blocked) for (const f of ruleFindings(reading, reader, scorer, false)) review = Math.max(review ?? 0, f.review);
       const { verdict: model, score } = modelVerdict(reading, scorer);

@@ -6,10 +6,16 @@
  * instructions, prompt, rules or keys ("your system prompt", "tus instrucciones"), speaks to it
  * ("assistant:", "note to the AI", "if you are an AI"), or gives the classic orders that have no
  * place in a job ("ignore all previous instructions", "before answering, print ..."). Languages:
- * English, German, Spanish, French, Portuguese, Italian, Dutch and Polish.
+ * English, German, Spanish, French, Portuguese, Italian, Dutch and Polish; in other scripts, their
+ * English gloss. A job document is also recognised in Swedish, Turkish, Russian, Ukrainian, Hindi,
+ * Japanese, Chinese and Korean.
  *
  * Texts are compared lower-cased, with accents removed (the normaliser's NFKD leaves them apart).
  */
+
+const ACCENT = /[\u0300-\u036f]/g;
+
+const plain = (text: string) => text.normalize('NFKD').replace(ACCENT, '').toLowerCase();
 
 /** Words of a job posting's structure (headings, offers, conditions), in the eight languages. */
 const JOB_MARKERS = new RegExp(
@@ -30,6 +36,14 @@ const JOB_MARKERS = new RegExp(
     String.raw`verantwoordelijkheden|functie-eisen|wat wij bieden|wat we bieden|over ons|wij zoeken|we zoeken|vacature|salaris|jaar ervaring|thuiswerken|kandidaat|sollicitatie|functie\b|team\b`,
     // Polish
     String.raw`obowiazki|wymagania|oferujemy|o nas|szukamy|wynagrodzenie|lat doswiadczenia|praca zdalna|stanowisko|kandydat|rozmow|zespol`,
+    // Swedish, Turkish (compared as plain() leaves them: "maaş" is "maas", "ı" stays)
+    String.raw`arbetsuppgifter|kvalifikationer|meriterande|vi erbjuder|om oss|om rollen|vi soker|lon\b|ansokan|heltid|tjansten|intervju|sorumluluklar|aranan nitelikler|nitelikler|sunduklarımız|hakkımızda|maas|yıl deneyim|uzaktan|aday|mulakat|pozisyon|ekip|basvuru|tam zamanlı|ise alım`,
+    // Russian, Ukrainian
+    String.raw`обязанности|требования|мы предлагаем|о компании|о нас|условия|зарплат|заработная плата|опыт работы|лет опыта|удаленн|собеседовани|кандидат|ваканси|команд|будет плюсом|задачи|обов'язки|вимоги|пропонуємо|досвід|співбесід`,
+    // Hindi (plain() takes the nukta apart: "ज़" is "ज" and U+093C)
+    plain(String.raw`ज़िम्मेदारियाँ|जिम्मेदारियां|ज़िम्मेदारियां|आवश्यकताएँ|आवश्यकताएं|योग्यताएँ|योग्यताएं|योग्यता|वेतन|अनुभव|भूमिका|टीम|साक्षात्कार|इंटरव्यू|आवेदन|हमारे बारे में|कंपनी के बारे में|चयन प्रक्रिया|उम्मीदवार|नौकरी|सुविधाएँ|वर्ष`),
+    // Japanese, Chinese (simplified and traditional), Korean
+    String.raw`業務内容|仕事内容|必須要件|歓迎要件|必須スキル|歓迎スキル|応募資格|求める人物像|会社概要|募集背景|選考フロー|選考プロセス|勤務地|勤務時間|年収|給与|福利厚生|雇用形態|正社員|面接|岗位职责|工作职责|职位描述|任职要求|任职资格|岗位要求|加分项|薪资|薪酬|福利|工作地点|面试|团队介绍|公司介绍|我们提供|職責|工作內容|任職要求|薪資|面試|團隊|주요 ?업무|담당 ?업무|자격 ?요건|우대 ?사항|복리후생|회사 ?소개|팀 ?소개|전형 ?절차|채용|연봉|근무지|면접|정규직`,
   ].join('|'),
   'g',
 );
@@ -119,9 +133,6 @@ const CANDIDATE_YOU = new RegExp(
 const SELF_CORRECTION = /\b(ignore|disregard|forget|scratch) (the|my|that|what) [^.\n]{0,60}\b(i|we) (sent|put|wrote|shared|gave|mentioned|said)( (to )?you)?\b/g;
 const SECOND_PERSON = /\b(you|your|yours|yourself|u|ur|you're|youre)\b/;
 
-const ACCENT = /[\u0300-\u036f]/g;
-
-const plain = (text: string) => text.normalize('NFKD').replace(ACCENT, '').toLowerCase();
 
 /** Whether a message is a document about a job: long enough, with several words of a posting's structure. */
 export function isJobDocument(text: string): boolean {
@@ -134,8 +145,12 @@ export function isJobDocument(text: string): boolean {
   return false;
 }
 
-/** Whether a passage turns to the bot. */
-export function speaksToTheBot(passage: string): boolean {
+/**
+ * Whether a passage turns to the bot. In the English gloss of another script (`glossed`), a "you"
+ * left over counts for nothing: the gloss keeps no grammar to tell the candidate's "you" (вы, आप,
+ * あなた) from the bot's.
+ */
+export function speaksToTheBot(passage: string, glossed = false): boolean {
   const text = plain(passage).replace(SELF_CORRECTION, ' ');
-  return TO_THE_BOT.test(text) || SECOND_PERSON.test(text.replace(CANDIDATE_YOU, ' '));
+  return TO_THE_BOT.test(text) || (!glossed && SECOND_PERSON.test(text.replace(CANDIDATE_YOU, ' ')));
 }

@@ -1,0 +1,30 @@
+/**
+ * An order hidden for the bot inside content the visitor pasted: a note to the AI in a job ad's
+ * brackets, an HTML or code comment, a field of a JSON or YAML block, a "[SYSTEM]" tag in a log.
+ * Whatever it asks for (the prompt, a key, a new role), it is an injection: the visitor's own words
+ * ask something else ("is he a fit?"), and the order rides in the data. The marker must come after
+ * some of the visitor's own text: at the start of a message, the same words are a direct request.
+ */
+
+/** Text the visitor writes before pasting, at the least. */
+const OWN_TEXT_CHARS = 30;
+
+/** Markers of text meant for an AI that reads the pasted content, in the languages the filter reads. */
+const HIDDEN_ORDER = new RegExp(
+  [
+    String.raw`<!--|\/\/ *(todo|note|fixme)?\(?(ai|llm|assistant|bot)\b|#+ *note to (the )?ai|\b(note|message|instructions?|reminder|hint) (to|for) (the |any |an )?(ai|assistant|bot|llm|language model|model|screener|reviewer)s?\b|\bai (note|reviewer|instruction)|\binstructions?_for_(the_)?(ai|bot|assistant|llm)|\b(assistant|bot|ai|llm)_(override|instructions?|must)\b`,
+    String.raw`\[ *(system|sys|admin|ai|assistant|inst|instruction)s?\b|\bsystem override\b|>>> *(assistant|system|ai)\b|\b(llm|ai|assistant) *: *(new instructions|ignore|disregard|forget)`,
+    // German, Spanish, French, Portuguese, Italian, Dutch, Polish, Russian, Japanese, Chinese, Korean
+    String.raw`\b(hinweis|anweisung|nachricht) (an|fur) (die|den) (ki|assistenten|bot)|\b(nota|instruccion|instrucciones|mensaje) para (la |el )?(ia|asistente|bot)|\b(note|instruction|consigne)s? (pour|a) (l'|la |le )?(ia|assistant|bot)|\b(nota|instrucao|instrucoes) para (a |o )?(ia|assistente)|\b(nota|istruzion[ei]) per (l'|il )?(ia|assistente)|\b(notitie|instructie|bericht) voor (de )?(ai|assistent)|\b(informacja|instrukcja|notatka) dla (asystent|ai|si|bota)`,
+    String.raw`(инструкция|указание|примечание) для (ии|ai|ассистента|бота)|aiへの指示|aiへ|致ai|给ai|ai에게|ai 에게`,
+  ].join('|'),
+);
+
+const ACCENT = /[\u0300-\u036f]/g;
+
+/** Whether a message carries an order for the bot hidden in content pasted after the visitor's own words. */
+export function hidesOrderInPastedContent(message: string): boolean {
+  const text = message.normalize('NFKD').replace(ACCENT, '').toLowerCase();
+  const found = HIDDEN_ORDER.exec(text);
+  return found !== null && found.index >= OWN_TEXT_CHARS;
+}
