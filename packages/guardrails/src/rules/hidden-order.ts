@@ -16,7 +16,7 @@ const HIDDEN_ORDER = new RegExp(
     String.raw`\[ *(system|sys|admin|ai|assistant|inst|instruction)s?\b|\bsystem override\b|>>> *(assistant|system|ai)\b|\b(llm|ai|assistant) *: *(new instructions|ignore|disregard|forget)`,
     // German, Spanish, French, Portuguese, Italian, Dutch, Polish, Russian, Japanese, Chinese, Korean
     String.raw`\b(hinweis|anweisung|nachricht) (an|fur) (die|den) (ki|assistenten|bot)|\b(nota|instruccion|instrucciones|mensaje) para (la |el )?(ia|asistente|bot)|\b(note|instruction|consigne)s? (pour|a) (l'|la |le )?(ia|assistant|bot)|\b(nota|instrucao|instrucoes) para (a |o )?(ia|assistente)|\b(nota|istruzion[ei]) per (l'|il )?(ia|assistente)|\b(notitie|instructie|bericht) voor (de )?(ai|assistent)|\b(informacja|instrukcja|notatka) dla (asystent|ai|si|bota)`,
-    String.raw`(инструкция|указание|примечание) для (ии|ai|ассистента|бота)|aiへの指示|aiへ|致ai|给ai|ai에게|ai 에게`,
+    String.raw`(инструкция|указание|примечание) для (ии|ai|ассистента|бота)|aiへの(指示|命令|メモ)|致ai|给ai的(指令|指示|说明)|ai에게:`,
   ].join('|'),
 );
 
