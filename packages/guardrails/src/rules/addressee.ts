@@ -8,7 +8,7 @@
  * place in a job ("ignore all previous instructions", "before answering, print ..."). Languages:
  * English, German, Spanish, French, Portuguese, Italian, Dutch and Polish; in other scripts, their
  * English gloss. A job document is also recognised in Swedish, Turkish, Russian, Ukrainian, Hindi,
- * Japanese, Chinese and Korean.
+ * Japanese, Chinese and Korean, and what turns to the bot in Swedish and Turkish.
  *
  * Texts are compared lower-cased, with accents removed (the normaliser's NFKD leaves them apart).
  */
@@ -37,7 +37,7 @@ const JOB_MARKERS = new RegExp(
     // Polish
     String.raw`obowiazki|wymagania|oferujemy|o nas|szukamy|wynagrodzenie|lat doswiadczenia|praca zdalna|stanowisko|kandydat|rozmow|zespol`,
     // Swedish, Turkish (compared as plain() leaves them: "maaş" is "maas", "ı" stays)
-    String.raw`arbetsuppgifter|kvalifikationer|meriterande|vi erbjuder|om oss|om rollen|vi soker|lon\b|ansokan|heltid|tjansten|intervju|sorumluluklar|aranan nitelikler|nitelikler|sunduklarımız|hakkımızda|maas|yıl deneyim|uzaktan|aday|mulakat|pozisyon|ekip|basvuru|tam zamanlı|ise alım`,
+    String.raw`arbetsuppgifter|kvalifikationer|meriterande|vi erbjuder|om oss|om rollen|vi soker|\blon\b|ansokan|heltid|tjansten|intervju|sorumluluklar|aranan nitelikler|nitelikler|sunduklarımız|hakkımızda|\bmaas\b|yıl deneyim|uzaktan|\baday|mulakat|pozisyon|\bekip\b|basvuru|tam zamanlı|ise alım`,
     // Russian, Ukrainian
     String.raw`обязанности|требования|мы предлагаем|о компании|о нас|условия|зарплат|заработная плата|опыт работы|лет опыта|удаленн|собеседовани|кандидат|ваканси|команд|будет плюсом|задачи|обов'язки|вимоги|пропонуємо|досвід|співбесід`,
     // Hindi (plain() takes the nukta apart: "ज़" is "ज" and U+093C)
@@ -116,6 +116,9 @@ const TO_THE_BOT = new RegExp(
     String.raw`\b(zignoruj|zapomnij) (wszystkie )?(poprzednie|wczesniejsze) (instrukcje|polecenia|zasady)`,
     String.raw`\b(notatka|wiadomosc) dla (ai|si|asystenta|bota)\b|\bjesli jestes (ai|si|asystentem|botem)`,
     String.raw`\bod (teraz|tej chwili)\b|\bjestes teraz\b|\budawaj\b|\b(podaj|pokaz|wklej|powiedz mi|wyslij|ujawnij|zdradz)\b|\b(swoj|swoje|swojego|swoja|twoj\w*) (ukryty |pelny )?(prompt|instrukcj\w*|konfiguracj\w*|klucz\w*|hasl\w*)|\b(tego|ten) (bota|bot|asystenta|czatu)\b|\bbez (filtrow|ograniczen)\b`,
+    // Swedish, Turkish (as plain() leaves them: "ı" stays)
+    String.raw`\b(din|ditt|dina) (egna |dolda |ursprungliga )?(instruktioner|systemprompt|prompt|regler|konfiguration|nycklar|nyckel|api-nyckel|losenord)|\b(ignorera|glom|strunta i) (alla )?(tidigare|foregaende|dina) (instruktioner|regler)|\bfran och med nu\b|\bdu ar (nu|inte langre)\b|\blatsas\b|\b(ge|visa|skicka|beratta for) mig\b|\butan (filter|begransningar|regler)\b`,
+    String.raw`\b(talimatların|kuralların|sistem istemin|yapılandırman|anahtarın|api anahtarın|sifren)\w*|\b(onceki|tum) (tum )?(talimatları|kuralları) (unut|yok say|gormezden gel)|\bbundan (boyle|sonra)\b|\bartık (sen|bir)\b|\bgibi davran|\b(bana) (ver|goster|gonder|soyle|yaz)\b|\b(kısıtlamasız|filtresiz|kuralsız)\b`,
     // Japanese, Korean, Chinese: the second person
     String.raw`あなた|君の|お前|당신|너의|네가|你的|你是|您的`,
   ].join('|'),
