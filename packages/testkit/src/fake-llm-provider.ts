@@ -88,6 +88,8 @@ export interface FakeLlmProviderOptions {
   recordRequests?: boolean;
   /** The answer when no sequence is set. Default: an immediate success. */
   defaultReply?: FakeReply;
+  /** The answer to a request, when no sequence is set, before `defaultReply`: by model, say. */
+  replyFor?: (request: RecordedRequest) => FakeReply | undefined;
 }
 
 export async function startFakeLlmProvider(options: FakeLlmProviderOptions = {}): Promise<FakeLlmProvider> {
@@ -99,9 +101,9 @@ export async function startFakeLlmProvider(options: FakeLlmProviderOptions = {})
   const timers = new Set<NodeJS.Timeout>();
   let streamsClosedByClient = 0;
 
-  const nextReply = (): FakeReply => {
+  const nextReply = (request: RecordedRequest): FakeReply => {
     if (sequence.length > 1) return sequence.shift() as FakeReply;
-    return sequence[0] ?? defaultReply;
+    return sequence[0] ?? options.replyFor?.(request) ?? defaultReply;
   };
 
   const server = createServer((req, res) => {
@@ -109,7 +111,7 @@ export async function startFakeLlmProvider(options: FakeLlmProviderOptions = {})
       (rawBody) => {
         const request = describeRequest(req, rawBody);
         if (recordRequests) requests.push(request);
-        const reply = refusal(request) ?? nextReply();
+        const reply = refusal(request) ?? nextReply(request);
         const answer = () => {
           if (!isStreaming(request) || (reply.type !== 'success' && reply.type !== 'stream')) {
             send(req, res, request, reply.type === 'stream' ? fakeReply.success(reply.chunks.join('')) : reply);

@@ -4,6 +4,8 @@ import http from 'node:http';
 /** What one streamed-request phase saw: times to the first word and to the end, in ms, and replies per second. */
 export interface StreamRun {
   firstWordMs: number[];
+  /** With `thenMarker`: the times to the first body bytes that contain it too. */
+  thenMs: number[];
   wholeMs: number[];
   repliesPerSecond: number;
   failures: number;
@@ -18,26 +20,31 @@ export const streamLoad = async (options: {
   durationS: number;
   target: () => { url: string; headers: Record<string, string>; body: string };
   firstMarker: string;
+  thenMarker?: string;
 }): Promise<StreamRun> => {
   const agent = new http.Agent({ keepAlive: true, maxSockets: options.connections });
-  const run: StreamRun = { firstWordMs: [], wholeMs: [], repliesPerSecond: 0, failures: 0 };
+  const run: StreamRun = { firstWordMs: [], thenMs: [], wholeMs: [], repliesPerSecond: 0, failures: 0 };
   const deadline = performance.now() + options.durationS * 1000;
   const once = () =>
     new Promise<void>((resolve) => {
       const { url, headers, body } = options.target();
       const started = performance.now();
       let first = 0;
+      let then = 0;
+      const thenMarker = options.thenMarker ?? options.firstMarker;
       let seen = '';
       const request = http.request(url, { method: 'POST', agent, headers }, (response) => {
         response.on('data', (bytes: Buffer) => {
-          if (first) return;
+          if (then) return;
           // The text so far, so that a marker split across two reads is still found when it is whole.
           seen += bytes.toString();
-          if (seen.includes(options.firstMarker)) first = performance.now() - started;
+          if (!first && seen.includes(options.firstMarker)) first = performance.now() - started;
+          if (first && seen.includes(thenMarker)) then = performance.now() - started;
         });
         response.on('end', () => {
-          if (response.statusCode === 200 && first) {
+          if (response.statusCode === 200 && then) {
             run.firstWordMs.push(first);
+            run.thenMs.push(then);
             run.wholeMs.push(performance.now() - started);
           } else run.failures += 1;
           resolve();
