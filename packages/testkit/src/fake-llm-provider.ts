@@ -489,6 +489,9 @@ function sendStream(
   for (const event of opening) res.write(event);
   let sent = 0;
   let finished = false;
+  // Each chunk is due at its own time from the first, as a provider writing at a steady rate: a
+  // timer that fires late delays that chunk only, not every chunk after it.
+  const started = performance.now();
   res.on('close', () => {
     if (!finished) closedByClient();
   });
@@ -503,10 +506,13 @@ function sendStream(
       res.write(perChunk[sent]);
       sent += 1;
       if (reply.chunkDelayMs === 0) return next();
-      const timer = setTimeout(() => {
-        timers.delete(timer);
-        next();
-      }, reply.chunkDelayMs);
+      const timer = setTimeout(
+        () => {
+          timers.delete(timer);
+          next();
+        },
+        Math.max(0, started + sent * reply.chunkDelayMs - performance.now()),
+      );
       timers.add(timer);
       return;
     }
