@@ -68,10 +68,14 @@ function isUnspacedScript(code: number): boolean {
   );
 }
 
-/** Clause and sentence marks of all scripts, as the ASCII mark tokenize reads. */
-const GLOSS_MARKS = new Map<number, string>();
+/**
+ * Clause and sentence marks of all scripts, as the ASCII mark tokenize reads: MARK_TEXTS[GLOSS_MARKS[code]],
+ * where 0 is no mark. A table by code unit, since glossText asks about nearly every character.
+ */
+const MARK_TEXTS = ['', '.', '?', ':', ','];
+const GLOSS_MARKS = new Uint8Array(0x10000);
 for (const [marks, ascii] of [['.!;\n。！؛۔', '.'], ['?？؟', '?'], [':：', ':'], [',，、،', ',']] as const) {
-  for (const mark of marks) GLOSS_MARKS.set(mark.charCodeAt(0), ascii);
+  for (const mark of marks) GLOSS_MARKS[mark.charCodeAt(0)] = MARK_TEXTS.indexOf(ascii);
 }
 
 /** Whether the character at i is a letter of a spaced script: a word that starts before i goes on. */
@@ -79,7 +83,7 @@ function isSpacedLetterAt(text: string, i: number): boolean {
   if (i < 0 || i >= text.length) return false;
   const code = text.charCodeAt(i);
   if (code < 128) return isAsciiLetterOrDigit(code);
-  return !isSymbolCode(code) && !isUnspacedScript(code) && !GLOSS_MARKS.has(code);
+  return !isSymbolCode(code) && !isUnspacedScript(code) && GLOSS_MARKS[code] === 0;
 }
 
 /**
@@ -94,6 +98,7 @@ export function glossText(normalized: string, glossary: Glossary): string {
   let verbs: string[] = [];
   let rest: string[] = [];
   let inWord = false;
+  const match: GlossMatch = { node: null, end: 0 };
   let i = 0;
   while (i < text.length) {
     const code = text.charCodeAt(i);
@@ -104,10 +109,10 @@ export function glossText(normalized: string, glossary: Glossary): string {
       inWord = false;
       continue;
     }
-    const mark = GLOSS_MARKS.get(code);
-    if (mark !== undefined || code < 128 || isSymbolCode(code)) {
-      if (mark !== undefined) {
-        out.push(...verbs, ...rest, mark);
+    const mark = GLOSS_MARKS[code] as number;
+    if (mark !== 0 || code < 128 || isSymbolCode(code)) {
+      if (mark !== 0) {
+        out.push(...verbs, ...rest, MARK_TEXTS[mark] as string);
         verbs = [];
         rest = [];
       }
@@ -121,7 +126,7 @@ export function glossText(normalized: string, glossary: Glossary): string {
       continue;
     }
     inWord = !unspaced;
-    const [node, end] = longestGloss(glossary, text, i);
+    const { node, end } = longestGloss(glossary, text, i, match);
     if (node === null) {
       i += 1;
       continue;
@@ -133,7 +138,13 @@ export function glossText(normalized: string, glossary: Glossary): string {
   return out.join(' ');
 }
 
-function longestGloss(glossary: Glossary, text: string, start: number): [GlossNode | null, number] {
+/** The longest entry that starts at `start`, and where it ends: written into `match`, reused from word to word. */
+interface GlossMatch {
+  node: GlossNode | null;
+  end: number;
+}
+
+function longestGloss(glossary: Glossary, text: string, start: number, match: GlossMatch): GlossMatch {
   let node: GlossNode | undefined = glossary.root;
   let best: GlossNode | null = null;
   let bestEnd = start;
@@ -147,5 +158,7 @@ function longestGloss(glossary: Glossary, text: string, start: number): [GlossNo
       bestEnd = i + 1;
     }
   }
-  return [best, bestEnd];
+  match.node = best;
+  match.end = bestEnd;
+  return match;
 }
