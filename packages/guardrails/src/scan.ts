@@ -55,8 +55,9 @@ const NO_CLASS = -1;
 function indexClasses(terms: Int32Array, length: number, starts: Int32Array, ints: Arena<Int32Array>): Int32Array {
   const { classStarts, classList } = TERMS;
   for (let id = 0; id < CLASS_COUNT; id += 1) starts[id + 1] = (starts[id + 1] as number) + (starts[id] as number);
-  const positions = ints.take(starts[CLASS_COUNT] as number);
-  const next = ints.take(CLASS_COUNT);
+  // Both are written whole before they are read: every slot of positions holds one occurrence.
+  const positions = ints.takeUnfilled(starts[CLASS_COUNT] as number);
+  const next = ints.takeUnfilled(CLASS_COUNT);
   for (let id = 0; id < CLASS_COUNT; id += 1) next[id] = starts[id] as number;
   for (let i = 0; i < length; i += 1) {
     const term = terms[i] as number;

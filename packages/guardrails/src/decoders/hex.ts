@@ -34,7 +34,7 @@ export function decodeHexPayloads(text: string): string[] {
     const high = hexDigitValue(text.charCodeAt(at));
     const low = high < 0 ? -1 : hexDigitValue(text.charCodeAt(at + 1));
     if (low < 0) {
-      if (count > 0) addPayload(found, bytes.subarray(0, count), printable);
+      if (count >= MIN_HEX_BYTES) addPayload(found, bytes.subarray(0, count), printable);
       count = 0;
       printable = 0;
       i = at + 1;
@@ -46,13 +46,13 @@ export function decodeHexPayloads(text: string): string[] {
     i = at + 2;
     if (isHexSeparator(text.charCodeAt(i)) && hexDigitValue(text.charCodeAt(afterHexPrefix(text, i + 1))) >= 0) i += 1;
   }
-  if (count > 0) addPayload(found, bytes.subarray(0, count), printable);
+  if (count >= MIN_HEX_BYTES) addPayload(found, bytes.subarray(0, count), printable);
   return found;
 }
 
-/** Adds the bytes of one sequence, when they are long enough and decode to readable text. */
+/** Adds the bytes of one sequence of MIN_HEX_BYTES or more, when they decode to readable text. */
 function addPayload(found: string[], bytes: Uint8Array, printable: number): void {
-  if (bytes.length < MIN_HEX_BYTES || found.length >= MAX_HEX_PAYLOADS) return;
+  if (found.length >= MAX_HEX_PAYLOADS) return;
   const decoded = printableUtf8(bytes, printable);
   if (decoded !== null) found.push(decoded);
 }

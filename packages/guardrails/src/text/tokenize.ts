@@ -75,8 +75,9 @@ for (const char of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01234567
  * are collected as they are passed.
  */
 export function tokenize(normalized: string, vocabulary: Vocabulary, arena: Arena<Int32Array>): Tokens {
-  // Each token ends at a different character, or at the end: there are at most length + 1.
-  const ids = arena.take(normalized.length + 1);
+  // Each token ends at a different character, or at the end: there are at most length + 1. Only
+  // ids[0 .. count) is ever read, and each is written first.
+  const ids = arena.takeUnfilled(normalized.length + 1);
   let count = 0;
   const base64Runs: string[] = [];
   let start = NOT_READING;
