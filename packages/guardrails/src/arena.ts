@@ -17,13 +17,20 @@ export class Arena<T extends Int32Array | Uint8Array> {
 
   /** A zero-filled slice of `length` elements, valid until the next reset. */
   take(length: number): T {
+    return this.takeUnfilled(length).fill(0) as T;
+  }
+
+  /**
+   * A slice of `length` elements holding whatever an earlier pass left there, valid until the next
+   * reset: for a pass that writes each element before it reads it, and need not pay for the zeros.
+   */
+  takeUnfilled(length: number): T {
     if (this.used + length > this.buffer.length) {
       this.buffer = this.allocate(Math.max(2 * this.buffer.length, 2 * length));
       this.used = 0;
     }
     const slice = this.buffer.subarray(this.used, this.used + length) as T;
     this.used += length;
-    slice.fill(0);
     return slice;
   }
 

@@ -48,21 +48,17 @@ export function memoized(slot: number, gate: number[], test: (s: Scan, i: number
 
 const NO_CLASS = -1;
 
-/** Where each class occurs, as one array of positions grouped by class (counted first, then filled). */
-function indexClasses(terms: Int32Array, length: number, ints: Arena<Int32Array>): [Int32Array, Int32Array] {
+/**
+ * Where each class occurs, as one array of positions grouped by class: `starts` holds each class's
+ * count at starts[id + 1], counted as the terms were read; here they become offsets, then filled.
+ */
+function indexClasses(terms: Int32Array, length: number, starts: Int32Array, ints: Arena<Int32Array>): Int32Array {
   const { classStarts, classList } = TERMS;
-  const starts = ints.take(CLASS_COUNT + 1);
-  for (let i = 0; i < length; i += 1) {
-    const term = terms[i] as number;
-    for (let k = classStarts[term] as number; k < (classStarts[term + 1] as number); k += 1) {
-      const id = classList[k] as number;
-      starts[id + 1] = (starts[id + 1] as number) + 1;
-    }
-  }
   for (let id = 0; id < CLASS_COUNT; id += 1) starts[id + 1] = (starts[id + 1] as number) + (starts[id] as number);
-  const positions = ints.take(starts[CLASS_COUNT] as number);
-  const next = ints.take(CLASS_COUNT);
-  next.set(starts.subarray(0, CLASS_COUNT));
+  // Both are written whole before they are read: every slot of positions holds one occurrence.
+  const positions = ints.takeUnfilled(starts[CLASS_COUNT] as number);
+  const next = ints.takeUnfilled(CLASS_COUNT);
+  for (let id = 0; id < CLASS_COUNT; id += 1) next[id] = starts[id] as number;
   for (let i = 0; i < length; i += 1) {
     const term = terms[i] as number;
     for (let k = classStarts[term] as number; k < (classStarts[term + 1] as number); k += 1) {
@@ -71,7 +67,7 @@ function indexClasses(terms: Int32Array, length: number, ints: Arena<Int32Array>
       next[id] = (next[id] as number) + 1;
     }
   }
-  return [starts, positions];
+  return positions;
 }
 
 /**
@@ -99,7 +95,8 @@ export class Scan {
   ) {
     const { ids: words, count: wordCount } = tokens;
     const terms = words;
-    const { phrases } = TERMS;
+    const { phrases, classStarts, classList } = TERMS;
+    const starts = memory.ints.take(CLASS_COUNT + 1);
     let count = 0;
     let i = 0;
     while (i < wordCount) {
@@ -117,10 +114,15 @@ export class Scan {
       if (term !== NO_TERM && count > 0 && term === terms[count - 1]) continue;
       terms[count] = term;
       count += 1;
+      for (let k = classStarts[term] as number; k < (classStarts[term + 1] as number); k += 1) {
+        const id = classList[k] as number;
+        starts[id + 1] = (starts[id + 1] as number) + 1;
+      }
     }
     this.length = count;
     this.terms = terms;
-    [this.starts, this.positions] = indexClasses(terms, count, memory.ints);
+    this.starts = starts;
+    this.positions = indexClasses(terms, count, starts, memory.ints);
   }
 
   private termAt(i: number): number {

@@ -1,5 +1,6 @@
 import { isAsciiLetterOrDigit, isSymbolCode } from '../text/characters.ts';
 import { normalizeText } from '../text/normalize.ts';
+import { flatString } from './flat-string.ts';
 import { FOLDED_INVISIBLE, foldedCode } from './look-alikes.ts';
 
 /**
@@ -68,10 +69,14 @@ function isUnspacedScript(code: number): boolean {
   );
 }
 
-/** Clause and sentence marks of all scripts, as the ASCII mark tokenize reads. */
-const GLOSS_MARKS = new Map<number, string>();
+/**
+ * Clause and sentence marks of all scripts, as the ASCII mark tokenize reads: MARK_TEXTS[GLOSS_MARKS[code]],
+ * where 0 is no mark. A table by code unit, since glossText asks about nearly every character.
+ */
+const MARK_TEXTS = ['', '.', '?', ':', ','];
+const GLOSS_MARKS = new Uint8Array(0x10000);
 for (const [marks, ascii] of [['.!;\n。！؛۔', '.'], ['?？؟', '?'], [':：', ':'], [',，、،', ',']] as const) {
-  for (const mark of marks) GLOSS_MARKS.set(mark.charCodeAt(0), ascii);
+  for (const mark of marks) GLOSS_MARKS[mark.charCodeAt(0)] = MARK_TEXTS.indexOf(ascii);
 }
 
 /** Whether the character at i is a letter of a spaced script: a word that starts before i goes on. */
@@ -79,7 +84,7 @@ function isSpacedLetterAt(text: string, i: number): boolean {
   if (i < 0 || i >= text.length) return false;
   const code = text.charCodeAt(i);
   if (code < 128) return isAsciiLetterOrDigit(code);
-  return !isSymbolCode(code) && !isUnspacedScript(code) && !GLOSS_MARKS.has(code);
+  return !isSymbolCode(code) && !isUnspacedScript(code) && GLOSS_MARKS[code] === 0;
 }
 
 /**
@@ -90,27 +95,22 @@ function isSpacedLetterAt(text: string, i: number): boolean {
  */
 export function glossText(normalized: string, glossary: Glossary): string {
   const text = normalized.toLowerCase();
-  const out: string[] = [];
-  let verbs: string[] = [];
-  let rest: string[] = [];
+  const out = new GlossWriter(text.length);
   let inWord = false;
+  const match: GlossMatch = { node: null, end: 0 };
   let i = 0;
   while (i < text.length) {
     const code = text.charCodeAt(i);
     if (code < 128 && isAsciiLetterOrDigit(code)) {
       const start = i;
       while (i < text.length && isAsciiLetterOrDigit(text.charCodeAt(i))) i += 1;
-      rest.push(text.slice(start, i));
+      out.word(text, start, i);
       inWord = false;
       continue;
     }
-    const mark = GLOSS_MARKS.get(code);
-    if (mark !== undefined || code < 128 || isSymbolCode(code)) {
-      if (mark !== undefined) {
-        out.push(...verbs, ...rest, mark);
-        verbs = [];
-        rest = [];
-      }
+    const mark = GLOSS_MARKS[code] as number;
+    if (mark !== 0 || code < 128 || isSymbolCode(code)) {
+      if (mark !== 0) out.endClause(MARK_TEXTS[mark] as string);
       inWord = false;
       i += 1;
       continue;
@@ -121,19 +121,95 @@ export function glossText(normalized: string, glossary: Glossary): string {
       continue;
     }
     inWord = !unspaced;
-    const [node, end] = longestGloss(glossary, text, i);
+    const { node, end } = longestGloss(glossary, text, i, match);
     if (node === null) {
       i += 1;
       continue;
     }
-    (node.verb ? verbs : rest).push(node.gloss as string);
+    const gloss = node.gloss as string;
+    if (node.verb) out.verb(gloss);
+    else out.word(gloss, 0, gloss.length);
     i = end;
   }
-  out.push(...verbs, ...rest);
-  return out.join(' ');
+  out.endClause('');
+  return out.text();
 }
 
-function longestGloss(glossary: Glossary, text: string, start: number): [GlossNode | null, number] {
+/**
+ * The gloss as it is written: words separated by one space, each clause's verbs moved in front of
+ * its other words. The words are copied code by code into one buffer, not kept as a string each.
+ */
+class GlossWriter {
+  private codes: Uint16Array;
+  private length = 0;
+  private words = 0;
+  /** Where the current clause's words start, and how many words came before them. */
+  private clauseStart = 0;
+  private wordsBeforeClause = 0;
+  /** The current clause's verbs, written when the clause ends: few clauses have one. */
+  private readonly verbs: string[] = [];
+
+  constructor(capacity: number) {
+    this.codes = new Uint16Array(capacity + 16);
+  }
+
+  word(source: string, start: number, end: number): void {
+    this.reserve(end - start + 1);
+    if (this.words > 0) this.codes[this.length++] = SPACE;
+    for (let k = start; k < end; k += 1) this.codes[this.length++] = source.charCodeAt(k);
+    this.words += 1;
+  }
+
+  verb(gloss: string): void {
+    this.verbs.push(gloss);
+  }
+
+  /** Ends the clause with its mark, or with none (''), at the end of the text. */
+  endClause(mark: string): void {
+    if (this.verbs.length > 0) this.moveVerbsFirst();
+    if (mark !== '') this.word(mark, 0, mark.length);
+    this.clauseStart = this.length;
+    this.wordsBeforeClause = this.words;
+  }
+
+  text(): string {
+    return flatString(this.codes.subarray(0, this.length));
+  }
+
+  private moveVerbsFirst(): void {
+    const others = this.codes.slice(this.clauseStart, this.length);
+    const otherWords = this.words - this.wordsBeforeClause;
+    this.length = this.clauseStart;
+    this.words = this.wordsBeforeClause;
+    for (const verb of this.verbs) this.word(verb, 0, verb.length);
+    this.verbs.length = 0;
+    if (otherWords === 0) return;
+    // The other words were written with a space before the first unless it began the text.
+    const body = this.wordsBeforeClause > 0 ? others.subarray(1) : others;
+    this.reserve(body.length + 1);
+    if (this.words > 0) this.codes[this.length++] = SPACE;
+    this.codes.set(body, this.length);
+    this.length += body.length;
+    this.words += otherWords;
+  }
+
+  private reserve(extra: number): void {
+    if (this.length + extra <= this.codes.length) return;
+    const larger = new Uint16Array(2 * (this.length + extra));
+    larger.set(this.codes.subarray(0, this.length));
+    this.codes = larger;
+  }
+}
+
+const SPACE = 32;
+
+/** The longest entry that starts at `start`, and where it ends: written into `match`, reused from word to word. */
+interface GlossMatch {
+  node: GlossNode | null;
+  end: number;
+}
+
+function longestGloss(glossary: Glossary, text: string, start: number, match: GlossMatch): GlossMatch {
   let node: GlossNode | undefined = glossary.root;
   let best: GlossNode | null = null;
   let bestEnd = start;
@@ -147,5 +223,7 @@ function longestGloss(glossary: Glossary, text: string, start: number): [GlossNo
       bestEnd = i + 1;
     }
   }
-  return [best, bestEnd];
+  match.node = best;
+  match.end = bestEnd;
+  return match;
 }

@@ -28,21 +28,15 @@ export function decodeHexPayloads(text: string): string[] {
   const bytes = new Uint8Array(text.length >> 1);
   let count = 0;
   let printable = 0;
-  const flush = () => {
-    if (count >= MIN_HEX_BYTES && found.length < MAX_HEX_PAYLOADS) {
-      const decoded = printableUtf8(bytes.subarray(0, count), printable);
-      if (decoded !== null) found.push(decoded);
-    }
-    count = 0;
-    printable = 0;
-  };
   let i = 0;
   while (i < text.length) {
     const at = afterHexPrefix(text, i);
     const high = hexDigitValue(text.charCodeAt(at));
-    const low = hexDigitValue(text.charCodeAt(at + 1));
-    if (high < 0 || low < 0) {
-      flush();
+    const low = high < 0 ? -1 : hexDigitValue(text.charCodeAt(at + 1));
+    if (low < 0) {
+      if (count >= MIN_HEX_BYTES) addPayload(found, bytes.subarray(0, count), printable);
+      count = 0;
+      printable = 0;
       i = at + 1;
       continue;
     }
@@ -52,6 +46,13 @@ export function decodeHexPayloads(text: string): string[] {
     i = at + 2;
     if (isHexSeparator(text.charCodeAt(i)) && hexDigitValue(text.charCodeAt(afterHexPrefix(text, i + 1))) >= 0) i += 1;
   }
-  flush();
+  if (count >= MIN_HEX_BYTES) addPayload(found, bytes.subarray(0, count), printable);
   return found;
+}
+
+/** Adds the bytes of one sequence of MIN_HEX_BYTES or more, when they decode to readable text. */
+function addPayload(found: string[], bytes: Uint8Array, printable: number): void {
+  if (found.length >= MAX_HEX_PAYLOADS) return;
+  const decoded = printableUtf8(bytes, printable);
+  if (decoded !== null) found.push(decoded);
 }

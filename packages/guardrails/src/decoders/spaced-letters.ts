@@ -28,15 +28,27 @@ function segment(ids: Int32Array, from: number, to: number, write: number, vocab
 
 const isSingleLetter = (id: number) => id >= FIRST_LETTER_ID && id < FIRST_LETTER_ID + 26;
 
+/** Where the first run of three or more single letters starts in ids[0 .. count), or count. */
+function firstSpacedRun(ids: Int32Array, count: number): number {
+  let run = 0;
+  for (let i = 0; i < count; i += 1) {
+    run = isSingleLetter(ids[i] as number) ? run + 1 : 0;
+    if (run === 3) return i - 2;
+  }
+  return count;
+}
+
 /**
  * Joins runs of three or more single letters ("i g n o r e", "A P I k e y") and cuts the joined
  * letters back into known words ("previousdirections" -> "previous", "directions"), in place in
  * ids[0 .. count); returns the new count.
  */
 export function joinSpacedLetters(ids: Int32Array, count: number, vocabulary: Vocabulary): number {
-  let write = 0;
-  let runStart = 0;
-  for (let i = 0; i <= count; i += 1) {
+  let runStart = firstSpacedRun(ids, count);
+  if (runStart === count) return count;
+  // Everything before the first run stays where it is.
+  let write = runStart;
+  for (let i = runStart; i <= count; i += 1) {
     if (i < count && isSingleLetter(ids[i] as number)) continue;
     if (i - runStart >= 3) {
       write = segment(ids, runStart, i, write, vocabulary);

@@ -5,11 +5,15 @@ export const A = 97;
 
 export const isAsciiDigit = (code: number) => code >= 48 && code <= 57;
 
-/** The value of a hex digit (0-9, a-f, A-F), or -1. */
+const HEX_VALUE = new Int8Array(128).fill(-1);
+for (let digit = 0; digit < 16; digit += 1) {
+  HEX_VALUE['0123456789abcdef'.charCodeAt(digit)] = digit;
+  HEX_VALUE['0123456789ABCDEF'.charCodeAt(digit)] = digit;
+}
+
+/** The value of a hex digit (0-9, a-f, A-F), or -1 (also past the end of a text, where charCodeAt gives NaN). */
 export function hexDigitValue(code: number): number {
-  if (code >= 48 && code <= 57) return code - 48;
-  const lower = code | 32;
-  return lower >= 97 && lower <= 102 ? lower - 87 : -1;
+  return code < 128 ? (HEX_VALUE[code] as number) : -1;
 }
 
 /** Whether a code unit is white space as a regular expression's \s reads it. */

@@ -42,9 +42,8 @@ const enum Char {
   Other,
 }
 
+/** The kind of a character other than a letter a-z or A-Z, given the one after it (tokenize reads letters itself). */
 function charKind(code: number, next: number, inWord: boolean): Char {
-  if (code >= 97 && code <= 122) return Char.Lower;
-  if (code >= 65 && code <= 90) return Char.Upper;
   if (isAsciiDigit(code)) return Char.Leet;
   const wordGoesOn = isAsciiLetterOrDigit(next);
   if (code === 39) return inWord && wordGoesOn ? Char.Apostrophe : Char.Other;
@@ -76,8 +75,9 @@ for (const char of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01234567
  * are collected as they are passed.
  */
 export function tokenize(normalized: string, vocabulary: Vocabulary, arena: Arena<Int32Array>): Tokens {
-  // Each token ends at a different character, or at the end: there are at most length + 1.
-  const ids = arena.take(normalized.length + 1);
+  // Each token ends at a different character, or at the end: there are at most length + 1. Only
+  // ids[0 .. count) is ever read, and each is written first.
+  const ids = arena.takeUnfilled(normalized.length + 1);
   let count = 0;
   const base64Runs: string[] = [];
   let start = NOT_READING;
@@ -110,24 +110,28 @@ export function tokenize(normalized: string, vocabulary: Vocabulary, arena: Aren
       }
       if (folded !== 0) code = folded;
     }
-    if (code >= 128 || BASE64_ALPHABET[code] !== 1) {
-      if (i - base64Start >= MIN_BASE64_RUN && base64Runs.length < MAX_BASE64_RUNS) {
-        base64Runs.push(base64Run(normalized.slice(base64Start, i), skipped));
+    // A letter, read as a look-alike or not, is a base64 character and its kind needs no look ahead.
+    let kind = code >= 97 && code <= 122 ? Char.Lower : code >= 65 && code <= 90 ? Char.Upper : Char.Other;
+    let next = SPACE;
+    if (kind === Char.Other) {
+      if (code >= 128 || BASE64_ALPHABET[code] !== 1) {
+        if (i - base64Start >= MIN_BASE64_RUN && base64Runs.length < MAX_BASE64_RUNS) {
+          base64Runs.push(base64Run(normalized.slice(base64Start, i), skipped));
+        }
+        base64Start = i + 1;
+        skipped = false;
       }
-      base64Start = i + 1;
-      skipped = false;
-    }
-    if (code === SPACE) {
-      if (start !== NOT_READING) {
-        ids[count++] = finishWord(vocabulary, normalized, start, i, asI, asL, hasLetter || hasLeetSymbol, foreign);
-        start = NOT_READING;
+      if (code === SPACE) {
+        if (start !== NOT_READING) {
+          ids[count++] = finishWord(vocabulary, normalized, start, i, asI, asL, hasLetter || hasLeetSymbol, foreign);
+          start = NOT_READING;
+        }
+        afterLowerCase = false;
+        continue;
       }
-      afterLowerCase = false;
-      continue;
+      next = i + 1 < length ? normalized.charCodeAt(i + 1) : SPACE;
+      kind = charKind(code, (next >= 128 && FOLDED[next]) || next, start !== NOT_READING);
     }
-
-    const next = i + 1 < length ? normalized.charCodeAt(i + 1) : SPACE;
-    const kind = charKind(code, (next >= 128 && FOLDED[next]) || next, start !== NOT_READING);
     if (start !== NOT_READING && (kind === Char.Other || (kind === Char.Upper && afterLowerCase))) {
       ids[count++] = finishWord(vocabulary, normalized, start, i, asI, asL, hasLetter || hasLeetSymbol, foreign);
       start = NOT_READING;
