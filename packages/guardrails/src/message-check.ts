@@ -145,8 +145,14 @@ function onlyMentionsMatch(
   return rest !== around && !rule(reader.scanOf(rest.slice(start - from, end - from)));
 }
 
-/** The scorer's verdict on a message, and the score it came from. */
+/**
+ * The scorer's verdict on a message, and the score it came from. A document about a job is scored
+ * without its English gloss: glossed word by word, a job description in another script is a list of
+ * "system prompt", "password", "ignore" and "act as" with the sentence around them lost, and the
+ * scorer cannot tell it from an attack. The rules still read the gloss.
+ */
 export function modelVerdict(reading: MessageReading, scorer: LearnedScorer): { verdict: MessageVerdict; score: WindowScores } {
-  const score = scorer.score(reading.texts);
+  const texts = reading.glossed >= 0 && isJobDocument(reading.texts[0] as string) ? reading.texts.filter((_, i) => i !== reading.glossed) : reading.texts;
+  const score = scorer.score(texts);
   return { verdict: score.attack >= scorer.threshold ? { blocked: true, reason: score.reason } : { blocked: false }, score };
 }

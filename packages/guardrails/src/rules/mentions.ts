@@ -31,7 +31,11 @@ const MENTIONS = new RegExp(
     // instructions relayed from a named third party: the frame, not what follows it
     String.raw`\b((got|have|received|with|per|following|according to) )?(the )?(new|latest|updated|revised|fresh|further|final|some|additional)? ?(instructions?|guidance|directions|brief) (from|by|of) (the |our |my |their |your )?(client|customer|hiring (manager|committee|team|lead)|hm|manager|head of \S+|cto|ceo|founder|vp|director|team|office|product lead|recruit\w*|hr|panel|partner|account|company|\S+ office|legal|compliance)( (team|office|side|lead))?`,
     String.raw`\b(neue|aktuelle) (anweisungen|vorgaben) (vom|von der|des) (kunden|kundin|hiring manager|fachbereich|team)|\b(nuevas|las) instrucciones (del|de la) (cliente|responsable|hiring manager|equipo)|\b(nouvelles|les) (instructions|consignes) (du|de la) (client|cliente|manager|responsable|equipe)|\b(novas|as) instrucoes (do|da) (cliente|gestor|gestora|equipe|equipa)|\b(nuove|le) istruzioni (del|dal|della) (cliente|responsabile|manager|team)|\b(nieuwe|de) instructies (van|vanuit) (de )?(klant|opdrachtgever|manager|hiring manager)|\b(nowe|nowych) (instrukcje|wytyczne) (od|klienta)`,
+    String.raw`\b(new|latest|updated|revised)( \S+)? (instructions?|guidance|directions) from (the |our |my |their )?(?:(?!\b(you|your)\b)[^:.\n]){1,40}:`,
     // a role-play or an "act as" that the candidate or an interviewer plays
+    String.raw`\brole-?play\w* (where|in which|during which) you('ll| will)? (act|play|pretend)( as| to be)?`,
+    String.raw`\b(the|this) (role|job|position) is (basically|essentially|mostly|really|simply)?:? ?(to )?act as`,
+    String.raw`\b(interview|case|final[- ]round|panel) role-?play\w*:? (you('ll| will) )?(pretend|imagine|act)`,
     String.raw`\b(the candidate|candidate|she|he|they|he'?ll|she'?ll|they'?ll|one interviewer|the interviewer|an interviewer|our \S+|the hiring manager|the panel|the manager|someone)( will| would| has to| needs to| must| should| gets to| is asked to| may)? (be asked to )?(act|acts|acting|play|plays|playing|pretend|pretends|pretending|take|takes|role-?play\w*|step into the role)( the role of| the part of| as| to be| into)?`,
     String.raw`\b(a|an|the|one|our|un|una|um|uma|ein|eine|einem|une|een|jeden) (short |quick |live |final |\d+[- ]minute )?(role-?play|roleplay|rollenspiel|juego de roles|jeu de role|mise en situation|dinamica|gioco di ruolo|rollenspel|odgrywanie rol)\w*`,
     String.raw`\b(el candidato|la candidata|ella|el|ele|ela|o candidato|a candidata|il candidato|la candidata|lei|lui|le candidat|la candidate|il|elle|der kandidat|die kandidatin|er|sie|de kandidaat|hij|zij|kandydat|kandydatka) (\S+ ){0,2}(actua|atua|joue|jouera|spielt|recita|interpreta|fa la parte|faz o papel|hace de|hara de|fara|speelt|gra|zagra|ubernimmt die rolle)( como| de| le role| die rolle| come| il ruolo| o papel| de rol| role?)?`,
@@ -64,19 +68,31 @@ const MENTIONS = new RegExp(
 /** The rest of a clause that describes an attack, up to 80 characters, as long as it says nothing to "you". */
 const CLAUSE_NOT_TO_YOU = String.raw`(?:(?!\b(you|your|yourself|tu|du|dein\w*|tus|tes|ton|je|jouw)\b)[^.;\n,]){0,80}`;
 
+/** A quotation, or a list of them ("act as DAN", "pretend you have no rules" or "..."). */
+const QUOTED = String.raw`["“«„‘'](?:[^"”»“’'\n{}]){3,160}["”»“’']`;
+const QUOTED_LIST = String.raw`${QUOTED}(?:\s*(?:,|or|and|/|;)?\s*(?:or |and )?${QUOTED})*`;
+
 /** Inside a job document only: attacks quoted as examples of what the job defends against. */
 const QUOTED_EXAMPLES = new RegExp(
   [
-    String.raw`(e\.? ?g\.?|i\.e\.|such as|like|including|for (example|instance)|examples?|attempts?|attacks?|tricks?|jailbreak\w*|injection\w*|persona\w*|role-?play\w*|manipulat\w*|detournement|missbrauch\w*|ataques?|attacchi|aanval\w*|atak\w*|z\. ?b\.|zum beispiel|beispielsweise|por ejemplo|du type|par exemple|ad esempio|bijvoorbeeld|zoals|np\.|na przyklad|typu|tentatives?|versuche|intentos|tentativas|tentativi|pogingen|proby)\b(?:(?!\b(you|your|tu|du|je|jouw)\b)[^"“«„‘\n]){0,60}?(["“«„‘'](?:[^"”»“’'\n{}]){3,160}["”»“’'])`,
+    String.raw`(e\.? ?g\.?|i\.e\.|such as|like|including|for (example|instance)|examples?|attempts?|attacks?|tricks?|jailbreak\w*|injection\w*|persona\w*|role-?play\w*|manipulat\w*|detournement|missbrauch\w*|ataques?|attacchi|aanval\w*|atak\w*|z\. ?b\.|zum beispiel|beispielsweise|por ejemplo|du type|par exemple|ad esempio|bijvoorbeeld|zoals|np\.|na przyklad|typu|tentatives?|versuche|intentos|tentativas|tentativi|pogingen|proby)\b(?:(?!\b(you|your|tu|du|je|jouw)\b)[^"“«„‘\n]){0,60}?(${QUOTED_LIST})`,
     String.raw`\b(users?|attackers?|people|customers?|students?|players?|vendors?|adversaries|someone|red team\w*)( \S+){0,3} (try|tries|trying|attempt\w*|ask\w*|tell\w*|instruct\w*|convinc\w*|trick\w*|get\w*|make|making|push\w*|manipulat\w*|persuad\w*)( \S+){0,3} (to|into) ${CLAUSE_NOT_TO_YOU}`,
     String.raw`\b(resist|withstand|defend against|detect|block|catch|handle|survive)( \S+){0,3} (jailbreaks?|prompt injections?|injection attempts|manipulation|extraction)${CLAUSE_NOT_TO_YOU}`,
     // frames that introduce a quoted input: "inputs like", "hidden text saying", "Eingaben wie"
-    String.raw`\b(inputs?|prompts?|messages?|phrases?|sentences?|texts?|requests?|commands?|eingaben|nachrichten|befehle|frases|mensajes|entradas|frasi|messaggi|zinnen|berichten|polecenia|hidden text|texto escondido|texte cache|versteckte[nr]? text|testo nascosto) (like|such as|wie|como|comme|come|zoals|jak|tipo|du type|saying|a dizer|que diz|qui dit|disant|diciendo|containing|contenant|contendo)[ :(,]{0,4}["“«„‘'](?:[^"”»“’'\n{}]){3,160}["”»“’']`,
+    String.raw`\b(inputs?|prompts?|messages?|phrases?|sentences?|texts?|requests?|commands?|eingaben|nachrichten|befehle|frases|mensajes|entradas|frasi|messaggi|zinnen|berichten|polecenia|hidden text|texto escondido|texte cache|versteckte[nr]? text|testo nascosto) (like|such as|wie|como|comme|come|zoals|jak|tipo|du type|saying|a dizer|que diz|qui dit|disant|diciendo|containing|contenant|contendo)[ :(,]{0,4}${QUOTED_LIST}`,
     // kinds of attack named as work: "persona/role-play attacks", "jailbreak scenarios"
     String.raw`\b(persona|role-?play|roleplay|jailbreak|injection|extraction|impersonation|manipulation)s?(/(persona|role-?play|roleplay)s?)?( and \S+)? (attacks?|attempts?|framings?|tricks?|tests?|testing|scenarios?|techniques?|exercises?)\b`,
     // what the product must not do, and what attempts on it try
     String.raw`\b(it|the (assistant|bot|agent|model|chatbot|system)) (doesn't|does not|won't|will not|must not|mustn't|should not|shouldn't|never|can't|cannot|refuses to)${CLAUSE_NOT_TO_YOU}`,
     String.raw`\b(attempts?|tries|trying|efforts?) to (extract|leak|reveal|obtain|exfiltrate|bypass|override|jailbreak|convince|get|make|trick|push|persuade|manipulate)${CLAUSE_NOT_TO_YOU}`,
+    // what a third party writes to the product, quoted: "users write "...", "...""
+    String.raw`\b(users?|customers?|tenants?|patients?|callers?|visitors?|someone|people|attackers?|nutzer\w*|kunden|usuarios?|clientes?|utilisateurs?|utenti|utente|gebruikers?|pacjent\w*|uzytkownik\w*|kullanıcı\w*)( \S+){0,3} (writes?|wrote|written|says?|said|types?|typed|sends?|sent|asks?|asked|schreiben|schreibt|schrieb|escribe\w*|escribio|ecrit\w*|a ecrit|scrive\w*|schrijf\w*|schreef|escreve\w*|escreveu|napisa\S*|pisze|powie|yaz\S*)( \S+){0,2}[ :,(]{0,4}${QUOTED_LIST}`,
+    String.raw`\b(that|which) (says|reads|said)[ :]{0,3}${QUOTED_LIST}`,
+    String.raw`\b(got|get|gets|getting|make|makes|made|configure\w*|instruct\w*|prompt\w*|tell\w*|told|ask\w*) (the|a|an|its|their) (\S+ ){0,2}to[ :]{0,3}${QUOTED_LIST}`,
+    String.raw`\b(phrased|worded|pressure|testing|tested|tests?)\b[^"“«„‘\n]{0,40}?${QUOTED_LIST}`,
+    // a brief's exercise: "for this exercise, please act as"
+    String.raw`\b(for|in|during) (this|the) (exercise|role-?play|case|scenario|simulation|interview|task)\b,? (please )?(you('ll| will) )?(act|play|pretend)( as| to be)?`,
+    String.raw`\b[a-z]+'s (own |hidden |internal |system )*(system prompts?|system instructions|instructions|rules|guardrails)\b`,
     // the candidate's "you will act as" in a job description
     String.raw`\byou('ll| will| would| may| might| are expected to| may be asked to)( also| sometimes| occasionally| often)? act as (the|a|an|our)\b`,
   ].join('|'),
