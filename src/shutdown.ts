@@ -1,6 +1,7 @@
 // How the server and the cluster primary stop: on SIGINT or SIGTERM, close what they
 // opened, stop the embedded PostgreSQL last, and exit with code 0.
 import type { Server, ServerResponse } from 'node:http';
+import net from 'node:net';
 import type { Logger } from 'pino';
 import { errorSummary } from './adapters/logger.ts';
 import type { EmbeddedPostgres } from './adapters/persistence/embedded-postgres.ts';
@@ -8,8 +9,8 @@ import type { EmbeddedPostgres } from './adapters/persistence/embedded-postgres.
 /**
  * A server that can drain: once `drain` is called, every response still to be written says
  * `Connection: close`, a request that arrives on a socket already open is still answered (with
- * `Connection: close`), and each socket closes as soon as it is idle. `drain` resolves when the
- * last socket has closed; at `backstopMs` every socket still open is cut.
+ * `Connection: close`), and no new connection is accepted. `drain` resolves when the last socket
+ * has closed; at `backstopMs` every socket still open is cut.
  */
 export const drainable = (server: Server) => {
   let draining = false;
@@ -21,8 +22,6 @@ export const drainable = (server: Server) => {
       inFlight.add(response);
       response.once('close', () => inFlight.delete(response));
     }
-    // A response whose headers left before the drain said keep-alive: close its socket once idle.
-    response.once('finish', () => draining && setImmediate(() => server.closeIdleConnections()));
   });
   return {
     drain: (backstopMs: number) =>
@@ -31,8 +30,12 @@ export const drainable = (server: Server) => {
         for (const response of inFlight) if (!response.headersSent) response.setHeader('Connection', 'close');
         const force = setTimeout(() => server.closeAllConnections(), backstopMs);
         force.unref();
-        server.close(() => (clearTimeout(force), resolve()));
-        server.closeIdleConnections();
+        // Stop accepting, but leave idle kept-alive sockets to their client: closing one races with
+        // a request the client (a proxy's upstream pool) is sending on it that instant, and a proxy
+        // does not resend a POST (a 502). A request that arrives on one is answered with
+        // `Connection: close`; an idle one closes when its client drops it (nginx after 4 s) or
+        // at Node's keep-alive timeout (5 s). http.Server#close would close them at once.
+        net.Server.prototype.close.call(server, () => (clearTimeout(force), resolve()));
       }),
   };
 };

@@ -45,7 +45,7 @@ describe('SIGTERM drains the server', () => {
     await database?.drop();
   });
 
-  it('answers in-flight and arriving requests with Connection: close, closes idle sockets at once, and exits when the last request ends', async () => {
+  it('answers in-flight and arriving requests with Connection: close, leaves idle sockets to their client, and exits when the last request ends', async () => {
     const service = await startServiceProcess({
       DATABASE_URL: database.url,
       DATA_DIR: path.join(tmpdir(), 'careerbot-unused'),
@@ -74,10 +74,17 @@ describe('SIGTERM drains the server', () => {
 
       const signalled = Date.now();
       service.child.kill('SIGTERM');
-      // The idle socket closes at once.
-      expect((await idle.closed) - signalled).toBeLessThan(1_000);
-      // The half-sent request, completed after the signal, is answered, with Connection: close.
+      // The idle socket is left open: closing it would race with a request its client (a proxy's
+      // pool) sends on it that instant, which a proxy does not resend. A request on it is answered,
+      // with Connection: close, and the socket closes after the answer.
       await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(idle.socket.destroyed).toBe(false);
+      idle.socket.write('GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n');
+      await idle.closed;
+      const lastAnswer = idle.received().slice(idle.received().lastIndexOf('HTTP/1.1 '));
+      expect(lastAnswer).toMatch(/^HTTP\/1\.1 200/);
+      expect(lastAnswer).toMatch(/\r\nconnection: close\r\n/i);
+      // The half-sent request, completed after the signal, is answered, with Connection: close.
       arriving.socket.write('\r\n');
       await arriving.closed;
       expect(arriving.received()).toMatch(/^HTTP\/1\.1 200/);
@@ -87,10 +94,11 @@ describe('SIGTERM drains the server', () => {
       expect(chat.received()).toMatch(/^HTTP\/1\.1 200/);
       expect(chat.received()).toMatch(/\r\nconnection: close\r\n/i);
       expect(chat.received()).toContain('Ada built the first algorithm.');
-      // The process ends with the last request, long before the 60 s backstop.
+      // The process ends once the last socket has closed (an idle one at Node's 5 s keep-alive
+      // timeout at the latest), long before the 60 s backstop.
       expect(await service.exited).toBe(0);
-      expect(Date.now() - chatClosed).toBeLessThan(3_000);
-      expect(Date.now() - signalled).toBeLessThan(6_000);
+      expect(Date.now() - chatClosed).toBeLessThan(6_000);
+      expect(Date.now() - signalled).toBeLessThan(9_000);
     } finally {
       if (service.child.exitCode === null) service.child.kill('SIGKILL');
     }
