@@ -113,9 +113,10 @@ try {
   // word a visitor can get is the end of the first sentence: the paced fake's first sentence ends
   // with its 20th word, "week."; the rapid fake's first chunk is a whole sentence.
   const pacings = [
-    { name: 'paced (150 words, 1.5 s a reply)', suffix: '-paced', durationS: PACED_DURATION_S, sentenceEnd: 'week.', judged: true },
-    { name: 'rapid (7 chunks, 0.1 s a reply)', suffix: '', durationS: DURATION_S, sentenceEnd: undefined, judged: false },
-  ];
+    { key: 'paced', name: 'paced (150 words, 1.5 s a reply)', suffix: '-paced', durationS: PACED_DURATION_S, sentenceEnd: 'week.' },
+    { key: 'rapid', name: 'rapid (7 chunks, 0.1 s a reply)', suffix: '', durationS: DURATION_S, sentenceEnd: undefined },
+  ] as const;
+  // The target is judged on the paced replies; the rapid ones are printed beside them.
   const addedP99 = { paced: 0, rapid: 0 };
   // BENCH_PROVIDERS=google (or anthropic) times one SDK alone, for a profile of its path.
   const only = process.env.BENCH_PROVIDERS?.split(',');
@@ -128,8 +129,7 @@ try {
       const fakeOwn = await phase(slow.direct(model), 'data: ', pacing.durationS, pacing.sentenceEnd);
       const viaService = await phase(chatTarget(bots, 'text/event-stream'), 'event: delta', pacing.durationS);
       const added = (p: number) => percentile(viaService.firstWordMs, p) - percentile(fakeOwn.thenMs, p);
-      const key = pacing.judged ? 'paced' : 'rapid';
-      addedP99[key] = Math.max(addedP99[key], added(99));
+      addedP99[pacing.key] = Math.max(addedP99[pacing.key], added(99));
       streamFailures += fakeOwn.failures + viaService.failures;
       console.log(`  ${pacing.name}, ${viaService.firstWordMs.length} replies, ${viaService.repliesPerSecond.toFixed(0)} a second:`);
       console.log(`    first chunk, the fake alone:   p50 ${percentile(fakeOwn.firstWordMs, 50).toFixed(1)} ms, p99 ${percentile(fakeOwn.firstWordMs, 99).toFixed(1)} ms`);
@@ -138,7 +138,7 @@ try {
         console.log(`    the cleaner's wait for it (first word through the service against the fake's first chunk): p50 ${(percentile(viaService.firstWordMs, 50) - percentile(fakeOwn.firstWordMs, 50)).toFixed(1)} ms`);
       }
       console.log(`    first word through the service: p50 ${percentile(viaService.firstWordMs, 50).toFixed(1)} ms, p99 ${percentile(viaService.firstWordMs, 99).toFixed(1)} ms`);
-      console.log(`    time the service adds${pacing.sentenceEnd ? ' (against the sentence end)' : ''}: p50 ${added(50).toFixed(1)} ms, p99 ${added(99).toFixed(1)} ms${pacing.judged ? `   (target p99 < 20 ms)  ${verdict(added(99) < 20)}` : ''}`);
+      console.log(`    time the service adds${pacing.sentenceEnd ? ' (against the sentence end)' : ''}: p50 ${added(50).toFixed(1)} ms, p99 ${added(99).toFixed(1)} ms${pacing.key === 'paced' ? `   (target p99 < 20 ms)  ${verdict(added(99) < 20)}` : ''}`);
       console.log(`    service CPU per streamed reply: ${viaService.cpuMsPerReply.toFixed(2)} ms`);
     }
   }

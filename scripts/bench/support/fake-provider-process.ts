@@ -10,7 +10,8 @@ const chunkDelayMs = Number(process.env.FAKE_CHUNK_MS ?? 0);
 const words = Number(process.env.FAKE_WORDS ?? 150);
 const SHORT = ['Ada wrote the first program for the Analytical Engine. ', 'She ', 'also ', 'described ', 'loops ', 'and ', 'subroutines.'];
 const SENTENCE = 'Ada led the move of the payments platform to event sourcing, and she still reviews its schema changes every week. ';
-const LONG = SENTENCE.repeat(Math.ceil(words / 20)).split(/(?<= )/).slice(0, words);
+const SENTENCE_WORDS = SENTENCE.split(/(?<= )/);
+const LONG = Array.from({ length: words }, (_, i) => SENTENCE_WORDS[i % SENTENCE_WORDS.length] as string);
 const streamed = (chunks: string[]) => fakeReply.delayed(firstMs, fakeReply.stream(chunks, { chunkDelayMs }));
 const paced = streamed(LONG);
 const provider = await startFakeLlmProvider({
