@@ -40,6 +40,7 @@ import { makeGetRetention, makeSetRetention, makeSweepRetention } from './applic
 import { makeDeleteAccount } from './application/delete-account.ts';
 import { makeExportAccount } from './application/export-account.ts';
 import { makeSendChatMessage, makeStreamChatMessage } from './application/send-chat-message.ts';
+import type { EarlyStartOutcome } from './application/early-start.ts';
 import { makeSignIn } from './application/sign-in.ts';
 import { makeUpsertBot } from './application/upsert-bot.ts';
 import { makeImportCv } from './application/import-cv.ts';
@@ -185,6 +186,7 @@ export const createService = async (deps: ServiceDeps) => {
     clock,
     ownerKey: makeOwnerKeyPayer({ ownerKeys, vault, notifications: repos.notifications, clock }),
     refused,
+    onEarlyStart: (outcome: EarlyStartOutcome) => metrics.earlyStarts.inc({ outcome }),
   };
   const accounts = new PgAccountRepository(db);
   const links = new PgAccountTokenRepository(db);

@@ -142,6 +142,33 @@ describe('POST /api/chat/{botId} with Accept: text/event-stream', () => {
     expect(deltasOf(events)).toBe(done.data.reply);
   });
 
+  it('starts a visitor’s call for a bot it admitted lately while the admission is on its way, and drops it when the bot changed', async () => {
+    const { client } = await signedInClient(app.baseUrl);
+    const saved = await client.post('/api/bots', validBot({ llmProvider: 'openai', llmModel: 'gpt-4o-mini' }));
+    const botId = saved.json.bot.id as string;
+    const scrape = () => fetch(`${app.baseUrl}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } }).then((r) => r.text());
+    const counted = (metrics: string, outcome: string) =>
+      Number(new RegExp(`careerbot_chat_early_starts_total\\{outcome="${outcome}"\\} (\\d+)`).exec(metrics)?.[1] ?? 0);
+    const before = await scrape();
+    provider.respondWith(fakeReply.stream(['Ada designed ', 'the first algorithm. ']));
+
+    await streamChat(botId, 'openai'); // the first: admitted before its call
+    const second = await streamChat(botId, 'openai');
+    expect(deltasOf(second.events)).toBe('Ada designed the first algorithm.');
+    expect(provider.requests).toHaveLength(2);
+    const adopted = await scrape();
+    expect(counted(adopted, 'adopted') - counted(before, 'adopted')).toBe(1);
+
+    await client.post('/api/bots', validBot({ llmProvider: 'openai', llmModel: 'gpt-4o-mini', contextText: 'Ada now teaches mathematics in Turin.' }));
+    const third = await streamChat(botId, 'openai');
+    expect(deltasOf(third.events)).toBe('Ada designed the first algorithm.');
+    expect(JSON.stringify(provider.requests.at(-1)!.body)).toContain('Ada now teaches mathematics in Turin.');
+    const after = await scrape();
+    expect(counted(after, 'discarded') - counted(before, 'discarded')).toBe(1);
+    expect(counted(after, 'adopted') - counted(before, 'adopted')).toBe(1);
+    expect(after).not.toContain(CANARY_KEY);
+  });
+
   it('bounds each silence, not the whole reply, by LLM_TIMEOUT_MS', async () => {
     const botId = await botFor('openai', 'gpt-4o-mini');
     // 8 chunks 400 ms apart: 3.2 s in all, more than twice the 1.5 s timeout.

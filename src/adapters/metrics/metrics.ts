@@ -50,6 +50,12 @@ export class ServiceMetrics {
     labelNames: ['surface', 'scope'] as const,
     registers: [this.registry],
   });
+  readonly earlyStarts = new Counter({
+    name: 'careerbot_chat_early_starts_total',
+    help: 'Streamed chats whose provider call started while their admission was on its way: adopted, or discarded (aborted unread: the admission refused, or the bot had changed)',
+    labelNames: ['outcome'] as const,
+    registers: [this.registry],
+  });
   readonly blockedMessages = new Counter({
     name: 'careerbot_blocked_messages_total',
     help: 'Visitor messages the input filter blocked, by category',
@@ -178,7 +184,8 @@ export class MeteredLlmGateway implements LlmGateway {
     const response = await this.inner.stream(request, signal);
     this.metrics.providerCallsByPayer.inc({ provider: this.provider, payer: request.payer ?? 'visitor' });
     if (!response.ok) {
-      this.count(response.error === 'provider_unavailable' && performance.now() - started >= this.timeoutMs * 0.98 ? 'timeout' : response.error, started);
+      const timedOut = response.error === 'provider_unavailable' && performance.now() - started >= this.timeoutMs * 0.98;
+      this.count(signal.aborted ? 'aborted' : timedOut ? 'timeout' : response.error, started);
       return response;
     }
     return { ok: true, stream: this.counted(response.stream, started, signal) };
