@@ -1,6 +1,6 @@
 import { err, ok, type Result } from '../domain/result.ts';
 import type { LlmProvider } from '../domain/types.ts';
-import type { ChatTarget, Clock, LlmGateway, NotificationRepository, OwnerKeyRepository, OwnerKeyStatus, SecretVault, UserRepository } from './ports.ts';
+import type { ChatTarget, Clock, LlmGateway, NotificationRepository, OwnerKeyRecord, OwnerKeyRepository, OwnerKeyStatus, SecretVault, UserRepository } from './ports.ts';
 
 export const DEFAULT_OWNER_KEY_DAILY_CAP = 100;
 
@@ -84,29 +84,63 @@ export interface ChatKey {
 
 export type OwnerPaymentError = { type: 'missing_llm_key' } | { type: 'owner_key_daily_cap'; resetAt: number };
 
+/** How long an owner's last payment is trusted to start a streamed call before the next one is counted. */
+const PAID_LATELY_MS = 60_000;
+
+interface LastPayment {
+  record: OwnerKeyRecord;
+  day: string;
+  answered: number;
+  at: number;
+}
+
 /**
  * Chat's second payer, for a visitor who brings no key: the owner's key, if switched on, not
  * paused and for the bot's provider, within its daily cap. The key is opened here, on the
  * path that calls the provider, and lives only as long as that call.
  */
-export const makeOwnerKeyPayer = (d: { ownerKeys: OwnerKeyRepository; vault: SecretVault; notifications: NotificationRepository; clock: Clock }) => ({
-  pay: async (target: ChatTarget, now: Date): Promise<Result<ChatKey, OwnerPaymentError>> => {
-    const userId = target.bot.userId;
-    const key = await d.ownerKeys.findForChat(userId);
-    if (!key || !ownerKeyAnswers(key, target.provider)) return err({ type: 'missing_llm_key' });
-    const answered = await d.ownerKeys.countAnswer(userId, utcDay(now), key.dailyCap);
-    if (answered === null) return err({ type: 'owner_key_daily_cap', resetAt: nextUtcMidnight(now) });
-    // Exactly one answer takes the last place of the day: it tells the owner.
-    if (answered === key.dailyCap) await d.notifications.add(userId, 'owner_key_cap_reached', { cap: key.dailyCap }, d.clock.now());
-    return ok({ apiKey: d.vault.open(userId, key.sealed), azureEndpoint: key.azureEndpoint ?? undefined, payer: 'owner' });
-  },
-  /** The provider refused the owner's key (revoked, out of credit): pause it and tell the owner once. */
-  refused: async (target: ChatTarget) => {
-    const now = d.clock.now();
-    if (await d.ownerKeys.pause(target.bot.userId, now)) {
-      await d.notifications.add(target.bot.userId, 'owner_key_refused', { provider: target.provider }, now);
-    }
-  },
+export const makeOwnerKeyPayer = (d: { ownerKeys: OwnerKeyRepository; vault: SecretVault; notifications: NotificationRepository; clock: Clock }) => {
+  // Each account's last payment here, its key still sealed: what a streamed call may start with early.
+  const lastPayments = new Map<string, LastPayment>();
+  return {
+    pay: async (target: ChatTarget, now: Date): Promise<Result<ChatKey, OwnerPaymentError>> => {
+      const userId = target.bot.userId;
+      lastPayments.delete(userId);
+      const key = await d.ownerKeys.findForChat(userId);
+      if (!key || !ownerKeyAnswers(key, target.provider)) return err({ type: 'missing_llm_key' });
+      const answered = await d.ownerKeys.countAnswer(userId, utcDay(now), key.dailyCap);
+      if (answered === null) return err({ type: 'owner_key_daily_cap', resetAt: nextUtcMidnight(now) });
+      // Exactly one answer takes the last place of the day: it tells the owner.
+      if (answered === key.dailyCap) await d.notifications.add(userId, 'owner_key_cap_reached', { cap: key.dailyCap }, d.clock.now());
+      lastPayments.set(userId, { record: key, day: utcDay(now), answered, at: now.getTime() });
+      return ok(openedKey(d.vault, userId, key));
+    },
+    /**
+     * The key the last payment for this bot's owner was made with, while it is recent, of the same
+     * day and far from the cap: a call may start with it before `pay` counts the answer. Null otherwise.
+     */
+    paidLately: (target: ChatTarget, now: Date): ChatKey | null => {
+      const userId = target.bot.userId;
+      const last = lastPayments.get(userId);
+      if (!last || now.getTime() - last.at > PAID_LATELY_MS || last.day !== utcDay(now)) return null;
+      if (last.answered + 1 >= last.record.dailyCap || !ownerKeyAnswers(last.record, target.provider)) return null;
+      return openedKey(d.vault, userId, last.record);
+    },
+    /** The provider refused the owner's key (revoked, out of credit): pause it and tell the owner once. */
+    refused: async (target: ChatTarget) => {
+      lastPayments.delete(target.bot.userId);
+      const now = d.clock.now();
+      if (await d.ownerKeys.pause(target.bot.userId, now)) {
+        await d.notifications.add(target.bot.userId, 'owner_key_refused', { provider: target.provider }, now);
+      }
+    },
+  };
+};
+
+const openedKey = (vault: SecretVault, userId: string, key: OwnerKeyRecord): ChatKey => ({
+  apiKey: vault.open(userId, key.sealed),
+  azureEndpoint: key.azureEndpoint ?? undefined,
+  payer: 'owner',
 });
 
 export type OwnerKeyPayer = ReturnType<typeof makeOwnerKeyPayer>;

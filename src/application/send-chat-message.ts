@@ -79,14 +79,16 @@ export const makeStreamChatMessage = (d: ChatDeps & { streamCleaner: (context: R
   };
 };
 
-/** The call the steps would make for the bot's last known target with the visitor's own key, started now. */
+/**
+ * The call the steps would make for the bot's last known target, started now: with the visitor's
+ * key, or with the owner's while its last payment is recent and far from the daily cap (`pay`
+ * still counts the answer, and a call it refuses is aborted).
+ */
 const startEarly = (d: ChatDeps, recent: RecentChatTargets, input: ChatInput, signal: AbortSignal): EarlyCall | null => {
-  // The owner's key is paid for step by step (its daily cap), so only a visitor's key starts early.
-  if (!input.apiKey) return null;
   const target = recent.guess(input.botId);
   if (!target) return null;
-  const key = visitorKey(input);
-  if (target.provider === 'azure' && !key.azureEndpoint) return null;
+  const key = input.apiKey ? visitorKey(input) : d.ownerKey?.paidLately(target, d.clock.now());
+  if (!key || (target.provider === 'azure' && !key.azureEndpoint)) return null;
   const settled = recent.began(input.botId);
   return new EarlyCall(d.gateways[target.provider], chatRequest(target, key, input), signal, (outcome) => {
     settled();

@@ -94,6 +94,10 @@ const jsonChat = (botId: string, llmProvider: string) =>
     headers: headersFor(llmProvider),
   });
 
+const scrapeMetrics = () => fetch(`${app.baseUrl}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } }).then((r) => r.text());
+const earlyStarts = (metrics: string, outcome: string) =>
+  Number(new RegExp(`careerbot_chat_early_starts_total\\{outcome="${outcome}"\\} (\\d+)`).exec(metrics)?.[1] ?? 0);
+
 const deltasOf = (events: ReceivedEvent[]) => events.filter((e) => e.event === 'delta').map((e) => e.data.text).join('');
 
 const DIRTY_REPLY = [
@@ -146,27 +150,47 @@ describe('POST /api/chat/{botId} with Accept: text/event-stream', () => {
     const { client } = await signedInClient(app.baseUrl);
     const saved = await client.post('/api/bots', validBot({ llmProvider: 'openai', llmModel: 'gpt-4o-mini' }));
     const botId = saved.json.bot.id as string;
-    const scrape = () => fetch(`${app.baseUrl}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } }).then((r) => r.text());
-    const counted = (metrics: string, outcome: string) =>
-      Number(new RegExp(`careerbot_chat_early_starts_total\\{outcome="${outcome}"\\} (\\d+)`).exec(metrics)?.[1] ?? 0);
-    const before = await scrape();
+    const before = await scrapeMetrics();
     provider.respondWith(fakeReply.stream(['Ada designed ', 'the first algorithm. ']));
 
     await streamChat(botId, 'openai'); // the first: admitted before its call
     const second = await streamChat(botId, 'openai');
     expect(deltasOf(second.events)).toBe('Ada designed the first algorithm.');
     expect(provider.requests).toHaveLength(2);
-    const adopted = await scrape();
-    expect(counted(adopted, 'adopted') - counted(before, 'adopted')).toBe(1);
+    const adopted = await scrapeMetrics();
+    expect(earlyStarts(adopted, 'adopted') - earlyStarts(before, 'adopted')).toBe(1);
 
     await client.post('/api/bots', validBot({ llmProvider: 'openai', llmModel: 'gpt-4o-mini', contextText: 'Ada now teaches mathematics in Turin.' }));
     const third = await streamChat(botId, 'openai');
     expect(deltasOf(third.events)).toBe('Ada designed the first algorithm.');
     expect(JSON.stringify(provider.requests.at(-1)!.body)).toContain('Ada now teaches mathematics in Turin.');
-    const after = await scrape();
-    expect(counted(after, 'discarded') - counted(before, 'discarded')).toBe(1);
-    expect(counted(after, 'adopted') - counted(before, 'adopted')).toBe(1);
+    const after = await scrapeMetrics();
+    expect(earlyStarts(after, 'discarded') - earlyStarts(before, 'discarded')).toBe(1);
+    expect(earlyStarts(after, 'adopted') - earlyStarts(before, 'adopted')).toBe(1);
     expect(after).not.toContain(CANARY_KEY);
+  });
+
+  it('starts early with the owner’s stored key for a visitor without one, and counts each answer once', async () => {
+    const { client } = await signedInClient(app.baseUrl);
+    const saved = await client.post('/api/bots', validBot({ llmProvider: 'openai', llmModel: 'gpt-4o-mini' }));
+    const botId = saved.json.bot.id as string;
+    const ownerKey = 'sk-owner-stream-canary-0123456789abcdef';
+    expect((await client.post('/api/account/llm-key', { apiKey: ownerKey })).status).toBe(200);
+    provider.reset();
+    provider.respondWith(fakeReply.stream(['Ada designed ', 'the first algorithm. ']));
+    const ask = () =>
+      fetch(`${app.baseUrl}/api/chat/${botId}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+        body: JSON.stringify({ message: 'What did Ada build?' }),
+      }).then((response) => response.text());
+    const adoptedBefore = earlyStarts(await scrapeMetrics(), 'adopted');
+    expect(await ask()).toContain('event: done');
+    expect(await ask()).toContain('event: done');
+    expect(provider.requests).toHaveLength(2);
+    expect(provider.requests.every((request) => JSON.stringify(request.headers).includes(ownerKey))).toBe(true);
+    expect(earlyStarts(await scrapeMetrics(), 'adopted') - adoptedBefore).toBe(1);
+    expect((await client.get('/api/account/llm-key')).json.usage.today).toBe(2);
   });
 
   it('bounds each silence, not the whole reply, by LLM_TIMEOUT_MS', async () => {

@@ -2,10 +2,10 @@ import { createMessageCheck, createReplyCleaner } from '@careerbot/guardrails';
 import { SCORER_MODEL } from '@careerbot/guardrails/model';
 import { describe, expect, it } from 'vitest';
 import { makeOwnerKeyPayer, makeSaveOwnerKey } from '../../src/application/owner-llm-key.ts';
-import type { SealedSecret, SecretVault } from '../../src/application/ports.ts';
 import { makeSendChatMessage } from '../../src/application/send-chat-message.ts';
 import { fixedClock } from '../fakes/clock.ts';
 import { FakeLlmGateway } from '../fakes/fake-llm-gateway.ts';
+import { fakeVault } from '../fakes/fake-secret-vault.ts';
 import { InMemoryChatAdmission } from '../fakes/in-memory-chat-admission.ts';
 import { InMemoryOwnerKeyRepository } from '../fakes/in-memory-owner-key-repository.ts';
 import { InMemoryRefusedMessageRepository } from '../fakes/in-memory-refused-message-repository.ts';
@@ -16,22 +16,6 @@ const { checkVisitorMessage: checkMessage } = createMessageCheck(SCORER_MODEL);
 const { sanitizeReply: cleanReply } = createReplyCleaner();
 const OWNER_KEY = 'sk-owner-unit-canary-0123456789';
 const VISITOR_KEY = 'sk-visitor-unit-0123456789';
-
-/** Reversible, and opens only for the account it sealed for: enough for the use cases. */
-const fakeVault: SecretVault = {
-  seal: (owner, secret) => ({
-    ciphertext: Buffer.from([...Buffer.from(secret)].reverse()),
-    iv: Buffer.alloc(12),
-    authTag: Buffer.from(owner),
-    wrappedDataKey: Buffer.alloc(60),
-    masterKeyId: 'fake',
-    masterKeyVersion: 1,
-  }),
-  open: (owner, sealed: SealedSecret) => {
-    if (Buffer.from(sealed.authTag).toString() !== owner) throw new Error('not this account');
-    return Buffer.from([...Buffer.from(sealed.ciphertext)].reverse()).toString();
-  },
-};
 
 const setup = async () => {
   const repos = inMemoryRepositories();
