@@ -90,6 +90,9 @@ export interface FakeLlmProviderOptions {
   defaultReply?: FakeReply;
   /** The answer to a request, when no sequence is set, before `defaultReply`: by model, say. */
   replyFor?: (request: RecordedRequest) => FakeReply | undefined;
+  /** Told as each request has been read, and as each chunk of a streamed reply is written: for a benchmark that times the paths around them. */
+  onRequest?: (request: RecordedRequest) => void;
+  onChunkWritten?: (request: RecordedRequest, chunk: string) => void;
 }
 
 export async function startFakeLlmProvider(options: FakeLlmProviderOptions = {}): Promise<FakeLlmProvider> {
@@ -110,6 +113,7 @@ export async function startFakeLlmProvider(options: FakeLlmProviderOptions = {})
     readBody(req).then(
       (rawBody) => {
         const request = describeRequest(req, rawBody);
+        options.onRequest?.(request);
         if (recordRequests) requests.push(request);
         const reply = refusal(request) ?? nextReply(request);
         const answer = () => {
@@ -118,7 +122,7 @@ export async function startFakeLlmProvider(options: FakeLlmProviderOptions = {})
             return;
           }
           const chunks = reply.type === 'stream' ? reply : { chunks: reply.text.split(/(?<= )/), chunkDelayMs: 0 };
-          sendStream(req, res, request, chunks, timers, () => (streamsClosedByClient += 1));
+          sendStream(req, res, request, chunks, timers, () => (streamsClosedByClient += 1), options.onChunkWritten);
         };
         if (!reply.delayMs) {
           answer();
@@ -483,6 +487,7 @@ function sendStream(
   reply: { chunks: string[]; chunkDelayMs: number; breakAfter?: number },
   timers: Set<NodeJS.Timeout>,
   closedByClient: () => void,
+  written?: (request: RecordedRequest, chunk: string) => void,
 ): void {
   const { opening, perChunk, closing } = streamEvents(request, reply.chunks);
   res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache' });
@@ -504,6 +509,7 @@ function sendStream(
     }
     if (sent < perChunk.length) {
       res.write(perChunk[sent]);
+      written?.(request, reply.chunks[sent]!);
       sent += 1;
       if (reply.chunkDelayMs === 0) return next();
       const timer = setTimeout(

@@ -7,6 +7,9 @@ export interface StreamRun {
   /** With `thenMarker`: the times to the first body bytes that contain it too. */
   thenMs: number[];
   wholeMs: number[];
+  /** Per tagged request (a target with an `id`), when it was sent and when its first word was read, on the shared monotonic clock. */
+  sentAt: Map<string, number>;
+  firstWordAt: Map<string, number>;
   repliesPerSecond: number;
   failures: number;
 }
@@ -18,17 +21,18 @@ export interface StreamRun {
 export const streamLoad = async (options: {
   connections: number;
   durationS: number;
-  target: () => { url: string; headers: Record<string, string>; body: string };
+  target: () => { url: string; headers: Record<string, string>; body: string; id?: string };
   firstMarker: string;
   thenMarker?: string;
 }): Promise<StreamRun> => {
   const agent = new http.Agent({ keepAlive: true, maxSockets: options.connections });
-  const run: StreamRun = { firstWordMs: [], thenMs: [], wholeMs: [], repliesPerSecond: 0, failures: 0 };
+  const run: StreamRun = { firstWordMs: [], thenMs: [], wholeMs: [], sentAt: new Map(), firstWordAt: new Map(), repliesPerSecond: 0, failures: 0 };
   const deadline = performance.now() + options.durationS * 1000;
   const once = () =>
     new Promise<void>((resolve) => {
-      const { url, headers, body } = options.target();
+      const { url, headers, body, id } = options.target();
       const started = performance.now();
+      if (id) run.sentAt.set(id, monotonicMs());
       let first = 0;
       let then = 0;
       const thenMarker = options.thenMarker ?? options.firstMarker;
@@ -38,7 +42,10 @@ export const streamLoad = async (options: {
           if (then) return;
           // The text so far, so that a marker split across two reads is still found when it is whole.
           seen += bytes.toString();
-          if (!first && seen.includes(options.firstMarker)) first = performance.now() - started;
+          if (!first && seen.includes(options.firstMarker)) {
+            first = performance.now() - started;
+            if (id) run.firstWordAt.set(id, monotonicMs());
+          }
           if (first && seen.includes(thenMarker)) then = performance.now() - started;
         });
         response.on('end', () => {
@@ -66,6 +73,9 @@ export const streamLoad = async (options: {
   agent.destroy();
   return run;
 };
+
+/** Milliseconds on CLOCK_MONOTONIC, which every process on the machine reads alike. */
+export const monotonicMs = (): number => Number(process.hrtime.bigint()) / 1e6;
 
 export const percentile = (values: number[], p: number): number => {
   if (values.length === 0) return Number.NaN;
