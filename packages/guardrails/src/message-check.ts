@@ -12,7 +12,7 @@ import type { BlockReason, MessageVerdict } from './block-reasons.ts';
 import { LearnedScorer, type ScorerModel, type WindowScores } from './learned-scorer.ts';
 import { MessageReader, type MessageReading } from './message-reader.ts';
 import { ruleMatches, RULES } from './rules/index.ts';
-import { isJobDocument, speaksToTheBot } from './rules/addressee.ts';
+import { glossSpeaksToTheBot, isJobDocument, speaksToTheBot, withoutQuotations } from './rules/addressee.ts';
 import { hidesOrderInPastedContent } from './rules/hidden-order.ts';
 import { withoutMentions } from './rules/mentions.ts';
 import { passagesWhere } from './rules/passage.ts';
@@ -111,13 +111,20 @@ export function reviewRuleMatch(reading: MessageReading, reader: MessageReader, 
  */
 export function* ruleFindings(reading: MessageReading, reader: MessageReader, scorer: LearnedScorer, addressee = true): Generator<RuleFinding> {
   let jobDocument: boolean | undefined = addressee ? undefined : false;
+  let unquotedGloss: string | undefined;
   for (const match of ruleMatches(reading.scans)) {
     const text = reading.texts[match.reading] as string;
     for (const { start, end, located } of passagesWhere(text, RULES[match.reason], (piece) => reader.scanOf(piece))) {
       jobDocument ??= isJobDocument(reading.texts[0] as string);
       const passage = text.slice(start, end);
+      const around = (of: string) => of.slice(Math.max(0, start - ADDRESS_CHARS), end + ADDRESS_CHARS);
+      const turnsToTheBot = () => {
+        if (match.reading !== reading.glossed) return speaksToTheBot(around(text));
+        unquotedGloss ??= withoutQuotations(text);
+        return glossSpeaksToTheBot(around(text), around(unquotedGloss));
+      };
       const toTheBot =
-        (!jobDocument || speaksToTheBot(text.slice(Math.max(0, start - ADDRESS_CHARS), end + ADDRESS_CHARS), match.reading === reading.glossed)) &&
+        (!jobDocument || turnsToTheBot()) &&
         !(addressee && located && onlyMentionsMatch(text, start, end, jobDocument, RULES[match.reason], reader));
       const review = !toTheBot ? 0 : located ? scorer.score([text.slice(Math.max(0, start - CONTEXT_CHARS), end + CONTEXT_CHARS)]).attack : 1;
       yield { ...match, start, end, passage, toTheBot, review, overruled: review < scorer.veto };

@@ -73,9 +73,10 @@ function isUnspacedScript(code: number): boolean {
  * Clause and sentence marks of all scripts, as the ASCII mark tokenize reads: MARK_TEXTS[GLOSS_MARKS[code]],
  * where 0 is no mark. A table by code unit, since glossText asks about nearly every character.
  */
-const MARK_TEXTS = ['', '.', '?', ':', ','];
+const MARK_TEXTS = ['', '.', '?', ':', ',', '"'];
 const GLOSS_MARKS = new Uint8Array(0x10000);
-for (const [marks, ascii] of [['.!;\n。！؛۔', '.'], ['?？؟', '?'], [':：', ':'], [',，、،', ',']] as const) {
+// Quotation marks are kept too: a job description quotes the attacks it is about (「以前の指示を無視して」).
+for (const [marks, ascii] of [['.!;\n。！؛۔', '.'], ['?？؟', '?'], [':：', ':'], [',，、،', ','], ['"「」『』“”„«»', '"']] as const) {
   for (const mark of marks) GLOSS_MARKS[mark.charCodeAt(0)] = MARK_TEXTS.indexOf(ascii);
 }
 

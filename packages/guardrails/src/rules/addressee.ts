@@ -61,7 +61,7 @@ const TO_THE_BOT = new RegExp(
   [
     // English: "your system prompt", vocatives, notes to the AI, the classic orders
     String.raw`\b(your|ur) (own |exact |full |hidden |original |initial |current |internal |secret )*${OWN}\b`,
-    String.raw`\b(ignore|disregard|forget|override|bypass) (all |any |every )?(of )?(the |your |these )?(previous|prior|above|earlier|preceding|foregoing|existing|original) (instructions|rules|prompts?|directions|guidelines)`,
+    String.raw`\b(ignore|disregard|forget|override|bypass) (all |any |every )?(of )?(the |your |these )?(previous|prior|above|earlier|preceding|foregoing|existing|original) (all )?(instructions|rules|prompts?|directions|guidelines)`,
     String.raw`\b(ai|assistant|bot|chatbot|llm|gpt|language model|model|agent|screener)s? (reading|processing|parsing|screening|reviewing|summari[sz]ing) (this|these|the (message|text|profile))`,
     String.raw`\b(note|message|instructions?|reminder) (to|for) (the |any |an )?(ai|assistant|bot|chatbot|llm|gpt|language model|screening (tool|bot))\b`,
     String.raw`(^|[\n.!?] *)(dear |hey |hi |hello )?(ai|assistant|bot|chatbot|gpt)\s*[:,]`,
@@ -126,6 +126,21 @@ const TO_THE_BOT = new RegExp(
 );
 
 /**
+ * In a gloss, what turns to the bot counts only outside quotations: a job description quotes the
+ * attacks it is about (「以前の指示を無視して」), and the gloss keeps the quotation marks but not the
+ * words that frame them ("such as", "users type"), while it writes every clause verb first, like an
+ * order. A note to the bot with a colon ("AIへ:", "AI에게:") counts even inside a quotation: that is
+ * how an order rides in a pasted e-mail.
+ */
+const QUOTATION = /"[^"]*"/g;
+const NOTE_TO_THE_BOT_IN_GLOSS = /\b(ai|assistant|bot|chatbot|gpt)( assistant)? :/;
+
+/** A gloss with what it quotes blanked out, character for character, so that its offsets still hold. */
+export function withoutQuotations(gloss: string): string {
+  return gloss.replace(QUOTATION, (quotation) => ' '.repeat(quotation.length));
+}
+
+/**
  * The candidate's "you" in a job description: what they will do, have, bring or get. Once these
  * are taken out, a "you" or "your" left in a passage speaks to the bot.
  */
@@ -149,12 +164,18 @@ export function isJobDocument(text: string): boolean {
   return false;
 }
 
-/**
- * Whether a passage turns to the bot. In the English gloss of another script (`glossed`), a "you"
- * left over counts for nothing: the gloss keeps no grammar to tell the candidate's "you" (вы, आप,
- * あなた) from the bot's.
- */
-export function speaksToTheBot(passage: string, glossed = false): boolean {
+/** Whether a passage of the message's own words turns to the bot. */
+export function speaksToTheBot(passage: string): boolean {
   const text = plain(passage).replace(SELF_CORRECTION, ' ');
-  return TO_THE_BOT.test(text) || (!glossed && SECOND_PERSON.test(text.replace(CANDIDATE_YOU, ' ')));
+  return TO_THE_BOT.test(text) || SECOND_PERSON.test(text.replace(CANDIDATE_YOU, ' '));
+}
+
+/**
+ * Whether a passage of the English gloss of another script turns to the bot, given the same passage
+ * of the gloss without its quotations (withoutQuotations, taken over the whole gloss so that no
+ * quotation is cut in half). A "you" left over counts for nothing: the gloss keeps no grammar to
+ * tell the candidate's "you" (вы, आप, あなた) from the bot's.
+ */
+export function glossSpeaksToTheBot(passage: string, unquoted: string): boolean {
+  return TO_THE_BOT.test(plain(unquoted)) || NOTE_TO_THE_BOT_IN_GLOSS.test(plain(passage));
 }

@@ -35,9 +35,11 @@ const MENTIONS = new RegExp(
     // a role-play or an "act as" that the candidate or an interviewer plays
     String.raw`\brole-?play\w* (where|in which|during which) you('ll| will)? (act|play|pretend)( as| to be)?`,
     String.raw`\b(the|this) (role|job|position) is (basically|essentially|mostly|really|simply)?:? ?(to )?act as`,
+    String.raw`\b(the|this) (role|job|position) (also )?(involves|includes|means|requires|entails) (acting|serving) as`,
+    String.raw`\brole[- ]?play (brief|info|information|details|exercise|scenario|setup)\b`,
     String.raw`\b(interview|case|final[- ]round|panel) role-?play\w*:? (you('ll| will) )?(pretend|imagine|act)`,
-    String.raw`\b(the candidate|candidate|she|he|they|he'?ll|she'?ll|they'?ll|one interviewer|the interviewer|an interviewer|our \S+|the hiring manager|the panel|the manager|someone)( will| would| has to| needs to| must| should| gets to| is asked to| may)? (be asked to )?(act|acts|acting|play|plays|playing|pretend|pretends|pretending|take|takes|role-?play\w*|step into the role)( the role of| the part of| as| to be| into)?`,
-    String.raw`\b(a|an|the|one|our|un|una|um|uma|ein|eine|einem|une|een|jeden) (short |quick |live |final |\d+[- ]minute )?(role-?play|roleplay|rollenspiel|juego de roles|jeu de role|mise en situation|dinamica|gioco di ruolo|rollenspel|odgrywanie rol)\w*`,
+    String.raw`\b(the candidate|candidate|she|he|they|he'?ll|she'?ll|they'?ll|one interviewer|the interviewer|an interviewer|our \S+|the hiring manager|the panel|the manager|someone)( will| would| has to| needs to| must| should| gets to| is asked to| may)? (be asked to )?(acts|acting|act|plays|playing|play|pretends|pretending|pretend|takes|take|role-?play\w*|step into the role)( the role of| the part of| as| to be| into)?`,
+    String.raw`\b(a|an|the|one|our|un|una|um|uma|ein|eine|einem|une|een|jeden) (short |quick |live |final |\d+[- ]minute )?(role[- ]?play|roleplay|rollenspiel|juego de roles|jeu de role|mise en situation|dinamica|gioco di ruolo|rollenspel|odgrywanie rol)\w*`,
     String.raw`\b(el candidato|la candidata|ella|el|ele|ela|o candidato|a candidata|il candidato|la candidata|lei|lui|le candidat|la candidate|il|elle|der kandidat|die kandidatin|er|sie|de kandidaat|hij|zij|kandydat|kandydatka) (\S+ ){0,2}(actua|atua|joue|jouera|spielt|recita|interpreta|fa la parte|faz o papel|hace de|hara de|fara|speelt|gra|zagra|ubernimmt die rolle)( como| de| le role| die rolle| come| il ruolo| o papel| de rol| role?)?`,
     String.raw`\b(hara de|fara|fa la parte di|faz o papel de|fait le|spielt den|speelt de|gra) (un|una|um|uma|le|la|il|den|die|de|een)? ?(cliente|client|kunden|klant|klient|customer)`,
     // the job's "act as" quoted from a spec, and "you will act as" of a candidate
