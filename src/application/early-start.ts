@@ -6,7 +6,8 @@ const REMEMBERED_MS = 60_000;
 const QUIET_AFTER_REFUSAL_MS = 60_000;
 /** At most this many early calls of one bot at once: the most a burst past its limit can waste. */
 const MAX_EARLY_PER_BOT = 4;
-const MAX_BOTS = 10_000;
+/** Each remembered target holds its bot's context (up to 50,000 characters): a hard bound beside the minute's. */
+const MAX_BOTS = 1_000;
 
 export type EarlyStartOutcome = 'adopted' | 'discarded';
 
@@ -19,7 +20,8 @@ interface Remembered {
 
 /**
  * What the last admission of each bot said in this process: the target a streamed chat's provider
- * call may start for while the next admission is on its way to the database.
+ * call may start for while the next admission is on its way to the database. Only bots admitted in
+ * the last minute are kept, least recently seen first, so the oldest leave from the front.
  */
 export class RecentChatTargets {
   private readonly bots = new Map<string, Remembered>();
@@ -52,6 +54,7 @@ export class RecentChatTargets {
       this.bots.set(botId, seen);
       return;
     }
+    this.forgetStale(now);
     if (this.bots.size >= MAX_BOTS) this.forgetOldest();
     this.bots.set(botId, { target: admission.target, seenAt: now, refusedAt: admission.decision.allowed ? -Infinity : now, inFlight: 0 });
   }
@@ -64,6 +67,13 @@ export class RecentChatTargets {
     return () => {
       seen.inFlight--;
     };
+  }
+
+  private forgetStale(now: number): void {
+    for (const [botId, seen] of this.bots) {
+      if (now - seen.seenAt <= REMEMBERED_MS) return;
+      if (seen.inFlight === 0) this.bots.delete(botId);
+    }
   }
 
   private forgetOldest(): void {

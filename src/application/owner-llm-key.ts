@@ -86,6 +86,7 @@ export type OwnerPaymentError = { type: 'missing_llm_key' } | { type: 'owner_key
 
 /** How long an owner's last payment is trusted to start a streamed call before the next one is counted. */
 const PAID_LATELY_MS = 60_000;
+const MAX_REMEMBERED_PAYMENTS = 10_000;
 
 interface LastPayment {
   record: OwnerKeyRecord;
@@ -101,7 +102,15 @@ interface LastPayment {
  */
 export const makeOwnerKeyPayer = (d: { ownerKeys: OwnerKeyRepository; vault: SecretVault; notifications: NotificationRepository; clock: Clock }) => {
   // Each account's last payment here, its key still sealed: what a streamed call may start with early.
+  // Oldest first (each payment re-inserts its account), so the stale leave from the front.
   const lastPayments = new Map<string, LastPayment>();
+  const remember = (userId: string, payment: LastPayment) => {
+    for (const [oldest, last] of lastPayments) {
+      if (payment.at - last.at <= PAID_LATELY_MS && lastPayments.size < MAX_REMEMBERED_PAYMENTS) break;
+      lastPayments.delete(oldest);
+    }
+    lastPayments.set(userId, payment);
+  };
   return {
     pay: async (target: ChatTarget, now: Date): Promise<Result<ChatKey, OwnerPaymentError>> => {
       const userId = target.bot.userId;
@@ -112,7 +121,7 @@ export const makeOwnerKeyPayer = (d: { ownerKeys: OwnerKeyRepository; vault: Sec
       if (answered === null) return err({ type: 'owner_key_daily_cap', resetAt: nextUtcMidnight(now) });
       // Exactly one answer takes the last place of the day: it tells the owner.
       if (answered === key.dailyCap) await d.notifications.add(userId, 'owner_key_cap_reached', { cap: key.dailyCap }, d.clock.now());
-      lastPayments.set(userId, { record: key, day: utcDay(now), answered, at: now.getTime() });
+      remember(userId, { record: key, day: utcDay(now), answered, at: now.getTime() });
       return ok(openedKey(d.vault, userId, key));
     },
     /**

@@ -120,6 +120,16 @@ describe('StreamChatMessage: a visitor’s call starts while the admission is on
     expect(s.outcomes).toEqual(['adopted']);
   });
 
+  it('a bot last admitted more than a minute ago waits for its admission again', async () => {
+    const s = await setup();
+    await s.answer(await s.send('What does Ada build?'));
+    s.clock.advance(61_000);
+    const later = await s.send('And what else?');
+    expect(s.gateway.requests).toHaveLength(1);
+    expect(await s.answer(later)).toEqual({ ok: true, reply: 'A helpful answer.' });
+    expect(s.outcomes).toEqual([]);
+  });
+
   it('a refusal by the rate limit aborts the early call, and the bot starts nothing early for the rest of the window', async () => {
     const s = await setup({ perMinute: 1 });
     await s.answer(await s.send('What does Ada build?'));
