@@ -95,6 +95,8 @@ const jsonChat = (botId: string, llmProvider: string) =>
   });
 
 const scrapeMetrics = () => fetch(`${app.baseUrl}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } }).then((r) => r.text());
+const providerCalls = (metrics: string, provider: string, outcome: string) =>
+  Number(new RegExp(`careerbot_provider_calls_total\\{provider="${provider}",outcome="${outcome}"\\} (\\d+)`).exec(metrics)?.[1] ?? 0);
 const earlyStarts = (metrics: string, outcome: string) =>
   Number(new RegExp(`careerbot_chat_early_starts_total\\{outcome="${outcome}"\\} (\\d+)`).exec(metrics)?.[1] ?? 0);
 
@@ -146,53 +148,6 @@ describe('POST /api/chat/{botId} with Accept: text/event-stream', () => {
     expect(deltasOf(events)).toBe(done.data.reply);
   });
 
-  it('starts a visitor’s call for a bot it admitted lately while the admission is on its way, and drops it when the bot changed', async () => {
-    const { client } = await signedInClient(app.baseUrl);
-    const saved = await client.post('/api/bots', validBot({ llmProvider: 'openai', llmModel: 'gpt-4o-mini' }));
-    const botId = saved.json.bot.id as string;
-    const before = await scrapeMetrics();
-    provider.respondWith(fakeReply.stream(['Ada designed ', 'the first algorithm. ']));
-
-    await streamChat(botId, 'openai'); // the first: admitted before its call
-    const second = await streamChat(botId, 'openai');
-    expect(deltasOf(second.events)).toBe('Ada designed the first algorithm.');
-    expect(provider.requests).toHaveLength(2);
-    const adopted = await scrapeMetrics();
-    expect(earlyStarts(adopted, 'adopted') - earlyStarts(before, 'adopted')).toBe(1);
-
-    await client.post('/api/bots', validBot({ llmProvider: 'openai', llmModel: 'gpt-4o-mini', contextText: 'Ada now teaches mathematics in Turin.' }));
-    const third = await streamChat(botId, 'openai');
-    expect(deltasOf(third.events)).toBe('Ada designed the first algorithm.');
-    expect(JSON.stringify(provider.requests.at(-1)!.body)).toContain('Ada now teaches mathematics in Turin.');
-    const after = await scrapeMetrics();
-    expect(earlyStarts(after, 'discarded') - earlyStarts(before, 'discarded')).toBe(1);
-    expect(earlyStarts(after, 'adopted') - earlyStarts(before, 'adopted')).toBe(1);
-    expect(after).not.toContain(CANARY_KEY);
-  });
-
-  it('starts early with the owner’s stored key for a visitor without one, and counts each answer once', async () => {
-    const { client } = await signedInClient(app.baseUrl);
-    const saved = await client.post('/api/bots', validBot({ llmProvider: 'openai', llmModel: 'gpt-4o-mini' }));
-    const botId = saved.json.bot.id as string;
-    const ownerKey = 'sk-owner-stream-canary-0123456789abcdef';
-    expect((await client.post('/api/account/llm-key', { apiKey: ownerKey })).status).toBe(200);
-    provider.reset();
-    provider.respondWith(fakeReply.stream(['Ada designed ', 'the first algorithm. ']));
-    const ask = () =>
-      fetch(`${app.baseUrl}/api/chat/${botId}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
-        body: JSON.stringify({ message: 'What did Ada build?' }),
-      }).then((response) => response.text());
-    const adoptedBefore = earlyStarts(await scrapeMetrics(), 'adopted');
-    expect(await ask()).toContain('event: done');
-    expect(await ask()).toContain('event: done');
-    expect(provider.requests).toHaveLength(2);
-    expect(provider.requests.every((request) => JSON.stringify(request.headers).includes(ownerKey))).toBe(true);
-    expect(earlyStarts(await scrapeMetrics(), 'adopted') - adoptedBefore).toBe(1);
-    expect((await client.get('/api/account/llm-key')).json.usage.today).toBe(2);
-  });
-
   it('bounds each silence, not the whole reply, by LLM_TIMEOUT_MS', async () => {
     const botId = await botFor('openai', 'gpt-4o-mini');
     // 8 chunks 400 ms apart: 3.2 s in all, more than twice the 1.5 s timeout.
@@ -239,6 +194,7 @@ describe('POST /api/chat/{botId} with Accept: text/event-stream', () => {
 
   it.each(PROVIDERS)('aborts the %s call when the visitor leaves, and counts it', async (llmProvider, llmModel) => {
     const botId = await botFor(llmProvider, llmModel);
+    const abortedBefore = providerCalls(await scrapeMetrics(), llmProvider, 'aborted');
     const words = Array.from({ length: 40 }, (_, i) => `Sentence number ${i + 1} is here. `);
     provider.respondWith(fakeReply.stream(words, { chunkDelayMs: 100 }));
     // The visitor closes the tab once the first words arrived: the connection goes.
@@ -258,11 +214,55 @@ describe('POST /api/chat/{botId} with Accept: text/event-stream', () => {
       request.end(JSON.stringify({ message: 'What did Ada build?' }));
     });
     await expect.poll(() => provider.streamsClosedByClient, { timeout: 3000 }).toBe(1);
-    const metrics = await fetch(`${app.baseUrl}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } }).then((r) => r.text());
-    await expect
-      .poll(async () => (await fetch(`${app.baseUrl}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } }).then((r) => r.text())))
-      .toMatch(new RegExp(`careerbot_provider_calls_total\\{provider="${llmProvider}",outcome="aborted"\\} 1\\b`));
-    expect(metrics).not.toContain(CANARY_KEY);
+    await expect.poll(async () => providerCalls(await scrapeMetrics(), llmProvider, 'aborted') - abortedBefore).toBe(1);
+    expect(await scrapeMetrics()).not.toContain(CANARY_KEY);
+  });
+
+  it('starts a visitor’s call for a bot it admitted lately while the admission is on its way, and drops it when the bot changed', async () => {
+    const { client } = await signedInClient(app.baseUrl);
+    const saved = await client.post('/api/bots', validBot({ llmProvider: 'openai', llmModel: 'gpt-4o-mini' }));
+    const botId = saved.json.bot.id as string;
+    const before = await scrapeMetrics();
+    provider.respondWith(fakeReply.stream(['Ada designed ', 'the first algorithm. ']));
+
+    await streamChat(botId, 'openai'); // the first: admitted before its call
+    const second = await streamChat(botId, 'openai');
+    expect(deltasOf(second.events)).toBe('Ada designed the first algorithm.');
+    expect(provider.requests).toHaveLength(2);
+    const adopted = await scrapeMetrics();
+    expect(earlyStarts(adopted, 'adopted') - earlyStarts(before, 'adopted')).toBe(1);
+
+    await client.post('/api/bots', validBot({ llmProvider: 'openai', llmModel: 'gpt-4o-mini', contextText: 'Ada now teaches mathematics in Turin.' }));
+    const third = await streamChat(botId, 'openai');
+    expect(deltasOf(third.events)).toBe('Ada designed the first algorithm.');
+    expect(JSON.stringify(provider.requests.at(-1)!.body)).toContain('Ada now teaches mathematics in Turin.');
+    const after = await scrapeMetrics();
+    expect(earlyStarts(after, 'discarded') - earlyStarts(before, 'discarded')).toBe(1);
+    expect(earlyStarts(after, 'adopted') - earlyStarts(before, 'adopted')).toBe(1);
+    expect(after).not.toContain(CANARY_KEY);
+  });
+
+  it('starts early with the owner’s stored key for a visitor without one, and counts each answer once', async () => {
+    const { client } = await signedInClient(app.baseUrl);
+    const saved = await client.post('/api/bots', validBot({ llmProvider: 'openai', llmModel: 'gpt-4o-mini' }));
+    const botId = saved.json.bot.id as string;
+    const ownerKey = 'sk-owner-stream-canary-0123456789abcdef';
+    expect((await client.post('/api/account/llm-key', { apiKey: ownerKey })).status).toBe(200);
+    provider.reset();
+    provider.respondWith(fakeReply.stream(['Ada designed ', 'the first algorithm. ']));
+    const ask = () =>
+      fetch(`${app.baseUrl}/api/chat/${botId}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', accept: 'text/event-stream' },
+        body: JSON.stringify({ message: 'What did Ada build?' }),
+      }).then((response) => response.text());
+    const adoptedBefore = earlyStarts(await scrapeMetrics(), 'adopted');
+    expect(await ask()).toContain('event: done');
+    expect(await ask()).toContain('event: done');
+    expect(provider.requests).toHaveLength(2);
+    expect(provider.requests.every((request) => JSON.stringify(request.headers).includes(ownerKey))).toBe(true);
+    expect(earlyStarts(await scrapeMetrics(), 'adopted') - adoptedBefore).toBe(1);
+    expect((await client.get('/api/account/llm-key')).json.usage.today).toBe(2);
   });
 });
 
