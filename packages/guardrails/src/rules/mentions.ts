@@ -135,8 +135,17 @@ export function withoutMentions(passage: string, jobDocument: boolean): string {
  * cannot tell a rehearsal the sender runs, or what the sender means to do, from an override.
  */
 export function withoutSenderFrames(message: string): string {
-  return blanked(message, [SENDER_FRAMES]);
+  return message.length < SENDER_FRAME_MAX_CHARS && SENDER_FRAME_WORDS.test(message) ? blanked(message, [SENDER_FRAMES]) : message;
 }
+
+/**
+ * A rehearsal or a plan is a short chat message; a long text is a document, whose frames the rules
+ * judge, and a pass over all of it would cost the check its time.
+ */
+const SENDER_FRAME_MAX_CHARS = 1000;
+
+/** A word every sender frame holds: most messages hold none, and skip the pass over the whole text. */
+const SENDER_FRAME_WORDS = /candidate|role[- ]?play|from now on|from here on|going forward/i;
 
 function blanked(passage: string, patterns: RegExp[]): string {
   const { folded, origin } = fold(passage);
