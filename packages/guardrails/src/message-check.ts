@@ -14,7 +14,7 @@ import { MessageReader, type MessageReading } from './message-reader.ts';
 import { ruleMatches, RULES } from './rules/index.ts';
 import { glossSpeaksToTheBot, isJobDocument, speaksToTheBot, withoutQuotations } from './rules/addressee.ts';
 import { hidesOrderInPastedContent } from './rules/hidden-order.ts';
-import { withoutMentions } from './rules/mentions.ts';
+import { withoutMentions, withoutSenderFrames } from './rules/mentions.ts';
 import { passagesWhere } from './rules/passage.ts';
 import type { Scan } from './scan.ts';
 
@@ -160,6 +160,6 @@ function onlyMentionsMatch(
  */
 export function modelVerdict(reading: MessageReading, scorer: LearnedScorer): { verdict: MessageVerdict; score: WindowScores } {
   const texts = reading.glossed >= 0 && isJobDocument(reading.texts[0] as string) ? reading.texts.filter((_, i) => i !== reading.glossed) : reading.texts;
-  const score = scorer.score(texts);
+  const score = scorer.score(texts.map((text, i) => (i === 0 ? withoutSenderFrames(text) : text)));
   return { verdict: score.attack >= scorer.threshold ? { blocked: true, reason: score.reason } : { blocked: false }, score };
 }

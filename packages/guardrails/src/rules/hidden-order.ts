@@ -14,6 +14,8 @@ const HIDDEN_ORDER = new RegExp(
   [
     String.raw`<!--|\/\/ *(todo|note|fixme)?\(?(ai|llm|assistant|bot)\b|#+ *note to (the )?ai|\b(note|message|instructions?|reminder|hint) (to|for) (the |any |an )?(ai|assistant|bot|llm|language model|model|screener|reviewer)s?\b|\bai (note|reviewer|instruction)|\binstructions?_for_(the_)?(ai|bot|assistant|llm)|\b(assistant|bot|ai|llm)_(override|instructions?|must)\b`,
     String.raw`\[ *(system|sys|admin|ai|assistant|inst|instruction)s?\b|\bsystem override\b|>>> *(assistant|system|ai)\b|\b(llm|ai|assistant) *: *(new instructions|ignore|disregard|forget)`,
+    // a note relayed word for word to the bot: "asked me to paste this to you as is: '...'"
+    String.raw`\b(paste|forward|pass|relay|send)\w* (this|the following|(his|her|their|the) (note|message|text)) (on )?to you(,)? (word for word|verbatim|as is|unchanged)|\bpasar\w* esto tal cual|\btransmet\w* (ceci|ce message) tel quel`,
     // German, Spanish, French, Portuguese, Italian, Dutch, Polish, Russian, Japanese, Chinese, Korean
     String.raw`\b(hinweis|anweisung|nachricht) (an|fur) (die|den) (ki|assistenten|bot)|\b(nota|instruccion|instrucciones|mensaje) para (la |el )?(ia|asistente|bot)|\b(note|instruction|consigne)s? (pour|a) (l'|la |le )?(ia|assistant|bot)|\b(nota|instrucao|instrucoes) para (a |o )?(ia|assistente)|\b(nota|istruzion[ei]) per (l'|il )?(ia|assistente)|\b(notitie|instructie|bericht) voor (de )?(ai|assistent)|\b(informacja|instrukcja|notatka) dla (asystent|ai|si|bota)`,
     String.raw`(инструкция|указание|примечание) для (ии|ai|ассистента|бота)|aiへの(指示|命令|メモ)|致ai|给ai的(指令|指示|说明)|ai에게:`,

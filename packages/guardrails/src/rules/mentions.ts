@@ -17,6 +17,20 @@
 
 const SENDER_VERBS = String.raw`sent|send|put|wrote|written|shared|gave|given|mentioned|said|told|forwarded|emailed|passed on`;
 
+/**
+ * A mock interview the sender runs with the bot as the candidate's stand-in, or a role-play the sender
+ * proposes: the bot already answers for the candidate, so this frame gives it no new identity.
+ */
+const MOCK_INTERVIEW = [
+  // after the frame, within 200 characters (looked for behind the match, so only where one matched);
+  // never "you are the candidate now" or "from now on": that is a new identity
+  String.raw`(\b(you('ll| will)? )?(answer|respond|reply|speak|act|play)( as| the)? (the|our|my) candidate(?!')( would)?(,? in (the )?first person)?|\byou('re| are) the candidate\b(?!'| now| from))(?<=\b(role-?play\w*|mock|interview\w*|practice|prep|exercise|i'?m the|i am the|i'll be the|i will be the|i'm playing|i'll play|i'll ask)\b[^]{0,200})`,
+  // a role-play the sender proposes to do with the bot, or in which the sender takes the first part
+  String.raw`\b(let's|lets|let us|shall we|can we|could we|we'll|i'd like to|i want to|we can) (do )?(a |an |some )?(quick |short |mock )?role[- ]?play\w*`,
+  String.raw`\brole[- ]?play\w*( pls| please| for [^:\n]{1,30})?:(?=\s*(i'm|i am|i'll|i will|pretend i'm)\b)`,
+  String.raw`\b(act as|play|answer as) the candidate(?!')(?=[^.?!\n]{0,40}\b(mock|practice|interview|role-?play|exercise))`,
+];
+
 /** Mentions that speak of someone other than the bot, in any message. */
 const MENTIONS = new RegExp(
   [
@@ -38,6 +52,10 @@ const MENTIONS = new RegExp(
     String.raw`\b(the|this) (role|job|position) (also )?(involves|includes|means|requires|entails) (acting|serving) as`,
     String.raw`\brole[- ]?play (brief|info|information|details|exercise|scenario|setup)\b`,
     String.raw`\b(interview|case|final[- ]round|panel) role-?play\w*:? (you('ll| will) )?(pretend|imagine|act)`,
+    ...MOCK_INTERVIEW,
+    // the sender or a named colleague plays a part: "I'll act as the hiring manager", "Ruth will pretend to be"
+    String.raw`\b(i|we)('ll| will| am going to|'m going to| are going to|'d| would)? (act|play|pretend|role-?play)( as| to be| the role of| the part of)?`,
+    String.raw`\b(?!(you|u|assistant|bot|ai|model|chatbot|it|this|that|who|which)\b)[a-z]+( \([^)\n]{0,60}\))? (will|is going to|would) (act|play|pretend)( as| to be| the role of| the part of)?`,
     String.raw`\b(the candidate|candidate|she|he|they|he'?ll|she'?ll|they'?ll|one interviewer|the interviewer|an interviewer|our \S+|the hiring manager|the panel|the manager|someone)( will| would| has to| needs to| must| should| gets to| is asked to| may)? (be asked to )?(acts|acting|act|plays|playing|play|pretends|pretending|pretend|takes|take|role-?play\w*|step into the role)( the role of| the part of| as| to be| into)?`,
     String.raw`\b(a|an|the|one|our|un|una|um|uma|ein|eine|einem|une|een|jeden) (short |quick |live |final |\d+[- ]minute )?(role[- ]?play|roleplay|rollenspiel|juego de roles|jeu de role|mise en situation|dinamica|gioco di ruolo|rollenspel|odgrywanie rol)\w*`,
     String.raw`\b(el candidato|la candidata|ella|el|ele|ela|o candidato|a candidata|il candidato|la candidata|lei|lui|le candidat|la candidate|il|elle|der kandidat|die kandidatin|er|sie|de kandidaat|hij|zij|kandydat|kandydatka) (\S+ ){0,2}(actua|atua|joue|jouera|spielt|recita|interpreta|fa la parte|faz o papel|hace de|hara de|fara|speelt|gra|zagra|ubernimmt die rolle)( como| de| le role| die rolle| come| il ruolo| o papel| de rol| role?)?`,
@@ -101,11 +119,38 @@ const QUOTED_EXAMPLES = new RegExp(
   'g',
 );
 
+/** "From now on I'll only ask about ...": the sender's own plan, not a lasting order to the bot. */
+const SENDER_PLAN = String.raw`\b(from now on|from here on|going forward),? (?=(i|we)('ll| will| am going to| are going to)\b)`;
+
+const SENDER_FRAMES = new RegExp([...MOCK_INTERVIEW, SENDER_PLAN].join('|'), 'g');
+
 /** The passage with every mention blanked out, or the passage itself when it holds none. */
 export function withoutMentions(passage: string, jobDocument: boolean): string {
+  return blanked(passage, jobDocument ? [MENTIONS, QUOTED_EXAMPLES] : [MENTIONS]);
+}
+
+/**
+ * The message with a mock interview's frame and the sender's own plans blanked out, for the scorer: it
+ * learned "act as", "you are the candidate" and "from now on" as a new identity or a lasting order, and
+ * cannot tell a rehearsal the sender runs, or what the sender means to do, from an override.
+ */
+export function withoutSenderFrames(message: string): string {
+  return message.length < SENDER_FRAME_MAX_CHARS && SENDER_FRAME_WORDS.test(message) ? blanked(message, [SENDER_FRAMES]) : message;
+}
+
+/**
+ * A rehearsal or a plan is a short chat message; a long text is a document, whose frames the rules
+ * judge, and a pass over all of it would cost the check its time.
+ */
+const SENDER_FRAME_MAX_CHARS = 1000;
+
+/** A word every sender frame holds: most messages hold none, and skip the pass over the whole text. */
+const SENDER_FRAME_WORDS = /candidate|role[- ]?play|from now on|from here on|going forward/i;
+
+function blanked(passage: string, patterns: RegExp[]): string {
   const { folded, origin } = fold(passage);
   const blanks: [number, number][] = [];
-  for (const pattern of jobDocument ? [MENTIONS, QUOTED_EXAMPLES] : [MENTIONS]) {
+  for (const pattern of patterns) {
     for (const match of folded.matchAll(pattern)) {
       if (match[0].length === 0) continue;
       const start = origin(match.index);
