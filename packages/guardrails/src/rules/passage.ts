@@ -5,7 +5,10 @@
  * passage is the whole text, and it is not located.
  */
 import type { Scan } from '../scan.ts';
-import { isWhiteSpaceCode } from '../text/characters.ts';
+import * as characters from '../text/characters.ts';
+
+// A local copy: under a CommonJS loader such as tsx's, each read of an imported binding is a getter call.
+const { isWhiteSpaceCode } = characters;
 
 const PASSAGE_WORDS = 16;
 const STRIDE = PASSAGE_WORDS / 2;
