@@ -13,6 +13,8 @@
  * Texts are compared lower-cased, with accents removed (the normaliser's NFKD leaves them apart).
  */
 
+import { PrefixFilteredPattern } from '../text/prefix-filter.ts';
+
 const ACCENT = /[\u0300-\u036f]/g;
 
 const plain = (text: string) => text.normalize('NFKD').replace(ACCENT, '').toLowerCase();
@@ -48,6 +50,9 @@ const JOB_MARKERS = new RegExp(
   ].join('|'),
   'g',
 );
+
+/** The markers, found where one may start: the same matches, without trying each marker at every character. */
+const JOB_MARKER_SEARCH = new PrefixFilteredPattern(JOB_MARKERS);
 
 /** Distinct markers that make a message a document about a job, and its least length. */
 const MIN_JOB_MARKERS = 3;
@@ -142,9 +147,13 @@ const SECOND_PERSON = /\b(you|your|yours|yourself|u|ur|you're|youre)\b/;
 export function isJobDocument(text: string): boolean {
   if (text.length < MIN_JOB_CHARS) return false;
   const seen = new Set<string>();
-  for (const match of plain(text).matchAll(JOB_MARKERS)) {
+  const folded = plain(text);
+  // Each search starts where the last match ended, as matchAll's would.
+  let match = JOB_MARKER_SEARCH.exec(folded);
+  while (match !== null) {
     seen.add(match[0]);
     if (seen.size >= MIN_JOB_MARKERS) return true;
+    match = JOB_MARKER_SEARCH.exec(folded, match.index + Math.max(1, match[0].length));
   }
   return false;
 }
