@@ -15,6 +15,7 @@ import * as lexicon from './lexicon-index.ts';
 import { WORD_CLASSES } from './lexicon.ts';
 import { Scan, type ScanMemory } from './scan.ts';
 import { normalizeText } from './text/normalize.ts';
+import { plainText } from './text/plain.ts';
 import { tokenize } from './text/tokenize.ts';
 
 const { C, GLOSSARY, VOCABULARY } = lexicon;
@@ -104,6 +105,8 @@ export interface MessageReading {
   readonly scans: Scan[];
   /** Which of the texts glosses the message's words in other scripts into English, or -1. */
   readonly glossed: number;
+  /** The normalised message's plain form (text/plain.ts), made when first asked for: once per message. */
+  plain(): string;
 }
 
 export class MessageReader {
@@ -156,7 +159,8 @@ export class MessageReader {
       addDecoded(reverseText(codedLines(normalized, scan, C.reversedHint, REVERSED_WORDS)));
     }
     if (normalized.includes('%') && URL_ESCAPE.test(normalized)) addDecoded(decodeUrlEscapes(linesWhere(normalized, hasUrlEscape)));
-    return { texts, scans, glossed };
+    let plain: string | null = null;
+    return { texts, scans, glossed, plain: () => (plain ??= plainText(normalized)) };
   }
 
   /** A scan of a piece of the current message's normalised texts, valid until the next read. */

@@ -13,11 +13,8 @@
  * Texts are compared lower-cased, with accents removed (the normaliser's NFKD leaves them apart).
  */
 
+import { plainText as plain } from '../text/plain.ts';
 import { PrefixFilteredPattern } from '../text/prefix-filter.ts';
-
-const ACCENT = /[\u0300-\u036f]/g;
-
-const plain = (text: string) => text.normalize('NFKD').replace(ACCENT, '').toLowerCase();
 
 /** Words of a job posting's structure (headings, offers, conditions), in the eight languages. */
 const JOB_MARKERS = new RegExp(
@@ -143,11 +140,13 @@ const SELF_CORRECTION = /\b(ignore|disregard|forget|scratch) (the|my|that|what) 
 const SECOND_PERSON = /\b(you|your|yours|yourself|u|ur|you're|youre)\b/;
 
 
-/** Whether a message is a document about a job: long enough, with several words of a posting's structure. */
-export function isJobDocument(text: string): boolean {
+/**
+ * Whether a message is a document about a job: long enough, with several words of a posting's
+ * structure. `folded` is the text's plain form, when the caller has it already.
+ */
+export function isJobDocument(text: string, folded = plain(text)): boolean {
   if (text.length < MIN_JOB_CHARS) return false;
   const seen = new Set<string>();
-  const folded = plain(text);
   // Each search starts where the last match ended, as matchAll's would.
   let match = JOB_MARKER_SEARCH.exec(folded);
   while (match !== null) {
