@@ -117,7 +117,7 @@ export function* ruleFindings(reading: MessageReading, reader: MessageReader, sc
   let jobDocument: boolean | undefined = addressee ? undefined : false;
   for (const match of ruleMatches(reading.scans)) {
     const text = reading.texts[match.reading] as string;
-    for (const { start, end, located } of passagesWhere(text, RULES[match.reason], (piece) => reader.scanOf(piece))) {
+    for (const { start, end, located } of passagesWhere(text, RULES[match.reason], reader)) {
       jobDocument ??= isJobDocument(reading.texts[0] as string, reading.plain());
       const passage = text.slice(start, end);
       const toTheBot =

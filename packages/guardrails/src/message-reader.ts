@@ -215,4 +215,9 @@ export class MessageReader {
   scanOf(piece: string): Scan {
     return new Scan(tokenize(piece, VOCABULARY, this.memory.ints), this.memory);
   }
+
+  /** Room for `length` integers in the current message's memory, valid until the next read. */
+  offsets(length: number): Int32Array {
+    return this.memory.ints.takeUnfilled(length);
+  }
 }
