@@ -17,6 +17,8 @@ import { hidesOrderInPastedContent } from './rules/hidden-order.ts';
 import { withoutMentions, withoutSenderFrames } from './rules/mentions.ts';
 import { passagesWhere } from './rules/passage.ts';
 import type { Scan } from './scan.ts';
+import { TAG_LEAD_SURROGATE } from './text/normalize.ts';
+import { plainText } from './text/plain.ts';
 
 export interface MessageCheck {
   /** Decides whether a visitor's message is an attack on the bot, and which kind. */
@@ -81,13 +83,15 @@ export function checkWith(reader: MessageReader, scorer: LearnedScorer, message:
 export function explainWith(reader: MessageReader, scorer: LearnedScorer, message: string): Explanation {
   const reading = reader.read(message);
   const rule = reviewRuleMatch(reading, reader, scorer);
-  if (rule !== null && !rule.overruled) return { verdict: { blocked: true, reason: reasonOf(rule, message) }, rule };
+  if (rule !== null && !rule.overruled) return { verdict: { blocked: true, reason: reasonOf(rule, message, reading) }, rule };
   return { verdict: modelVerdict(reading, scorer).verdict, rule };
 }
 
 /** The reason a standing rule match blocks for: a prompt injection when the order rides in pasted content. */
-export function reasonOf(finding: RuleFinding, message: string): BlockReason {
-  return hidesOrderInPastedContent(message) ? 'prompt_injection' : finding.reason;
+export function reasonOf(finding: RuleFinding, message: string, reading: MessageReading): BlockReason {
+  // The message as it came and as normalised have the same plain form, unless the normaliser revealed Unicode tags.
+  const plain = message.includes(TAG_LEAD_SURROGATE) ? plainText(message) : reading.plain();
+  return hidesOrderInPastedContent(message, plain) ? 'prompt_injection' : finding.reason;
 }
 
 /**
@@ -114,8 +118,8 @@ export function* ruleFindings(reading: MessageReading, reader: MessageReader, sc
   let unquotedGloss: string | undefined;
   for (const match of ruleMatches(reading.scans)) {
     const text = reading.texts[match.reading] as string;
-    for (const { start, end, located } of passagesWhere(text, RULES[match.reason], (piece) => reader.scanOf(piece))) {
-      jobDocument ??= isJobDocument(reading.texts[0] as string);
+    for (const { start, end, located } of passagesWhere(text, RULES[match.reason], reader)) {
+      jobDocument ??= isJobDocument(reading.texts[0] as string, reading.plain());
       const passage = text.slice(start, end);
       const around = (of: string) => of.slice(Math.max(0, start - ADDRESS_CHARS), end + ADDRESS_CHARS);
       const turnsToTheBot = () => {
@@ -159,7 +163,7 @@ function onlyMentionsMatch(
  * scorer cannot tell it from an attack. The rules still read the gloss.
  */
 export function modelVerdict(reading: MessageReading, scorer: LearnedScorer): { verdict: MessageVerdict; score: WindowScores } {
-  const texts = reading.glossed >= 0 && isJobDocument(reading.texts[0] as string) ? reading.texts.filter((_, i) => i !== reading.glossed) : reading.texts;
+  const texts = reading.glossed >= 0 && isJobDocument(reading.texts[0] as string, reading.plain()) ? reading.texts.filter((_, i) => i !== reading.glossed) : reading.texts;
   const score = scorer.score(texts.map((text, i) => (i === 0 ? withoutSenderFrames(text) : text)));
   return { verdict: score.attack >= scorer.threshold ? { blocked: true, reason: score.reason } : { blocked: false }, score };
 }

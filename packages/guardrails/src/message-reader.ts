@@ -15,9 +15,16 @@ import * as lexicon from './lexicon-index.ts';
 import { WORD_CLASSES } from './lexicon.ts';
 import { Scan, type ScanMemory } from './scan.ts';
 import { normalizeText } from './text/normalize.ts';
+import { plainText } from './text/plain.ts';
 import { tokenize } from './text/tokenize.ts';
+import * as vocabularies from './text/vocabulary.ts';
+import type { Vocabulary } from './text/vocabulary.ts';
+import * as characters from './text/characters.ts';
 
 const { C, GLOSSARY, VOCABULARY } = lexicon;
+// Local copies: under a CommonJS loader such as tsx's, each read of an imported binding is a getter call.
+const { buildVocabulary, step, wordIdAt } = vocabularies;
+const { hexDigitValue } = characters;
 
 const MIN_CODED_WORDS = 3;
 
@@ -26,56 +33,98 @@ function readsAsCoded(scan: Scan, hint: number, codedWord: number): boolean {
   const coded = scan.countOf(codedWord);
   return coded >= MIN_CODED_WORDS || (coded > 0 && scan.hasAny(hint));
 }
+/** A test of one line of a text: text[start, end). Lines are read in place, never cut out. */
+type LineTest = (text: string, start: number, end: number) => boolean;
+
 /** A %XX escape of a printable character: URL-encoded text, worth decoding. */
 const URL_ESCAPE = /%[2-7][0-9a-f]/i;
-const hasUrlEscape = (line: string) => URL_ESCAPE.test(line);
+const hasUrlEscape: LineTest = (text, start, end) => {
+  for (let i = start; i + 2 < end; i += 1) {
+    const digit = text.charCodeAt(i + 1);
+    if (text.charCodeAt(i) === 37 && digit >= 50 && digit <= 55 && hexDigitValue(text.charCodeAt(i + 2)) >= 0) return true;
+  }
+  return false;
+};
 
 /**
  * The lines of a text that `keep` selects, joined by newlines. A decoded reading needs only the
  * lines its decoding changes: reading the rest again costs as much as the whole message and finds
  * nothing the plain reading did not.
  */
-function linesWhere(text: string, keep: (line: string) => boolean): string {
+function linesWhere(text: string, keep: LineTest): string {
   if (!text.includes('\n')) return text;
-  return text
-    .split('\n')
-    .filter(keep)
-    .join('\n');
+  let kept = '';
+  let keptAny = false;
+  let keptAll = true;
+  // Lines as split('\n') gives them: a text ending in a newline ends with an empty line.
+  for (let start = 0; start <= text.length; ) {
+    const newline = text.indexOf('\n', start);
+    const end = newline < 0 ? text.length : newline;
+    if (keep(text, start, end)) {
+      kept = keptAny ? `${kept}\n${text.slice(start, end)}` : text.slice(start, end);
+      keptAny = true;
+    } else {
+      keptAll = false;
+    }
+    start = end + 1;
+  }
+  return keptAll ? text : kept;
 }
 
 /** Letters beyond Latin (Greek, Cyrillic, Arabic, Devanagari, CJK, ...): what a gloss reads. */
-function hasForeignScript(line: string): boolean {
-  for (let i = 0; i < line.length; i += 1) if (line.charCodeAt(i) >= 0x370) return true;
+const hasForeignScript: LineTest = (text, start, end) => {
+  for (let i = start; i < end; i += 1) if (text.charCodeAt(i) >= 0x370) return true;
   return false;
+};
+
+/** Words that give a coding away, as a trie to walk letter by letter; isCoded[id] for the words of the class. */
+interface CodedWords {
+  readonly vocabulary: Vocabulary;
+  readonly isCoded: Uint8Array;
 }
 
-const wordsOfClass = (name: 'rot13Word' | 'reversedWord') => new Set(WORD_CLASSES[name].split(',').map((word) => word.trim()));
+function wordsOfClass(name: 'rot13Word' | 'reversedWord'): CodedWords {
+  const words = WORD_CLASSES[name].split(',').map((word) => word.trim());
+  const vocabulary = buildVocabulary(words);
+  const isCoded = new Uint8Array(vocabulary.texts.length);
+  for (const word of words) {
+    const id = vocabulary.ids.get(word);
+    if (id !== undefined) isCoded[id] = 1;
+  }
+  return { vocabulary, isCoded };
+}
 const ROT13_WORDS = wordsOfClass('rot13Word');
 const REVERSED_WORDS = wordsOfClass('reversedWord');
 
 /** The only characters that toLowerCase turns into ASCII letters besides A-Z: "İ" (i + dot) and the Kelvin sign. */
-const LOWERS_TO_ASCII = /[\u0130\u212a]/;
+const lowersToAscii = (code: number) => code === 0x130 || code === 0x212a;
+const OUTSIDE_WORD = -2;
 
 /**
  * Whether a run of ASCII letters a-z in the lower-cased line is one of the words. The runs are
- * found code by code, A-Z read as a-z: only they become strings, not a match object per word nor
- * a lower-cased copy of the line.
+ * walked code by code through the words' trie, A-Z read as a-z: no string per word, no match
+ * object, and no lower-cased copy of the line unless it holds a character that lowers to ASCII.
  */
-function hasWordOf(line: string, words: ReadonlySet<string>): boolean {
-  const text = LOWERS_TO_ASCII.test(line) ? line.toLowerCase() : line;
-  let start = -1;
-  let upper = false;
-  for (let i = 0; i <= text.length; i += 1) {
-    const code = i < text.length ? text.charCodeAt(i) : 0;
+function hasWordOf(text: string, start: number, end: number, words: CodedWords): boolean {
+  for (let i = start; i < end; i += 1) {
+    if (lowersToAscii(text.charCodeAt(i))) {
+      const lowered = text.slice(start, end).toLowerCase();
+      return hasWordIn(lowered, 0, lowered.length, words);
+    }
+  }
+  return hasWordIn(text, start, end, words);
+}
+
+function hasWordIn(text: string, start: number, end: number, { vocabulary, isCoded }: CodedWords): boolean {
+  let node = OUTSIDE_WORD;
+  for (let i = start; i <= end; i += 1) {
+    const code = i < end ? text.charCodeAt(i) : 0;
     const lower = code >= 65 && code <= 90 ? code + 32 : code;
     if (lower >= 97 && lower <= 122) {
-      if (start < 0) start = i;
-      if (lower !== code) upper = true;
-    } else if (start >= 0) {
-      const word = text.slice(start, i);
-      if (words.has(upper ? word.toLowerCase() : word)) return true;
-      start = -1;
-      upper = false;
+      node = step(vocabulary, node === OUTSIDE_WORD ? 0 : node, lower - 97);
+    } else if (node !== OUTSIDE_WORD) {
+      if (isCoded[wordIdAt(vocabulary, node)] === 1) return true;
+      node = OUTSIDE_WORD;
     }
   }
   return false;
@@ -85,9 +134,9 @@ function hasWordOf(line: string, words: ReadonlySet<string>): boolean {
  * What a ROT13 or reversed reading decodes: the whole text when the message names the encoding
  * (the payload may hold none of the common words), else only the lines that hold such a word.
  */
-function codedLines(normalized: string, scan: Scan, hint: number, codedWords: ReadonlySet<string>): string {
+function codedLines(normalized: string, scan: Scan, hint: number, codedWords: CodedWords): string {
   if (scan.hasAny(hint)) return normalized;
-  return linesWhere(normalized, (line) => hasWordOf(line, codedWords));
+  return linesWhere(normalized, (text, start, end) => hasWordOf(text, start, end, codedWords));
 }
 
 /** Hex digits only, in pairs; printable ASCII starts each pair with a digit (2-7). */
@@ -104,6 +153,8 @@ export interface MessageReading {
   readonly scans: Scan[];
   /** Which of the texts glosses the message's words in other scripts into English, or -1. */
   readonly glossed: number;
+  /** The normalised message's plain form (text/plain.ts), made when first asked for: once per message. */
+  plain(): string;
 }
 
 export class MessageReader {
@@ -156,11 +207,17 @@ export class MessageReader {
       addDecoded(reverseText(codedLines(normalized, scan, C.reversedHint, REVERSED_WORDS)));
     }
     if (normalized.includes('%') && URL_ESCAPE.test(normalized)) addDecoded(decodeUrlEscapes(linesWhere(normalized, hasUrlEscape)));
-    return { texts, scans, glossed };
+    let plain: string | null = null;
+    return { texts, scans, glossed, plain: () => (plain ??= plainText(normalized)) };
   }
 
   /** A scan of a piece of the current message's normalised texts, valid until the next read. */
   scanOf(piece: string): Scan {
     return new Scan(tokenize(piece, VOCABULARY, this.memory.ints), this.memory);
+  }
+
+  /** Room for `length` integers in the current message's memory, valid until the next read. */
+  offsets(length: number): Int32Array {
+    return this.memory.ints.takeUnfilled(length);
   }
 }

@@ -42,7 +42,7 @@ export function createSplitCheck(scorer: LearnedScorer): SplitCheck {
       const reading = reader.read(message);
       const rules = ruleVerdict(reading.scans);
       const finding = reviewRuleMatch(reading, reader, scorer);
-      const combined = finding !== null && !finding.overruled ? { blocked: true as const, reason: reasonOf(finding, message) } : undefined;
+      const combined = finding !== null && !finding.overruled ? { blocked: true as const, reason: reasonOf(finding, message, reading) } : undefined;
       let review: number | null = null;
       if (rules.blocked) for (const f of ruleFindings(reading, reader, scorer, false)) review = Math.max(review ?? 0, f.review);
       const { verdict: model, score } = modelVerdict(reading, scorer);

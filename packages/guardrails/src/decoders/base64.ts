@@ -1,5 +1,8 @@
 /** Base64 runs that decode to readable text. */
-import { isPrintableByte, printableUtf8 } from './printable.ts';
+import * as printables from './printable.ts';
+
+// Local copies: under a CommonJS loader such as tsx's, each read of an imported binding is a getter call.
+const { isPrintableByte, printableUtf8 } = printables;
 
 /** The text a base64 run encodes, when it is readable UTF-8; null for binary or invalid input. */
 export function decodeBase64Text(run: string): string | null {

@@ -1,7 +1,11 @@
-import { isAsciiLetterOrDigit, isSymbolCode } from '../text/characters.ts';
+import * as characters from '../text/characters.ts';
 import { normalizeText } from '../text/normalize.ts';
 import { flatString } from './flat-string.ts';
-import { FOLDED_INVISIBLE, foldedCode } from './look-alikes.ts';
+import * as lookAlikes from './look-alikes.ts';
+
+// Local copies: under a CommonJS loader such as tsx's, each read of an imported binding is a getter call.
+const { isAsciiLetterOrDigit, isSymbolCode } = characters;
+const { FOLDED_INVISIBLE, foldedCode } = lookAlikes;
 
 /**
  * Words of languages the tokenizer cannot read as words (Cyrillic, Arabic, Chinese, Japanese, ...),

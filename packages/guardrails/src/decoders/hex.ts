@@ -1,6 +1,10 @@
 /** Hex byte sequences that decode to readable text. */
-import { hexDigitValue } from '../text/characters.ts';
-import { isPrintableByte, printableUtf8 } from './printable.ts';
+import * as characters from '../text/characters.ts';
+import * as printables from './printable.ts';
+
+// Local copies: under a CommonJS loader such as tsx's, each read of an imported binding is a getter call.
+const { hexDigitValue } = characters;
+const { isPrintableByte, printableUtf8 } = printables;
 
 const MIN_HEX_BYTES = 6;
 const MAX_HEX_PAYLOADS = 16;

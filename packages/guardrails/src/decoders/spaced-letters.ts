@@ -1,5 +1,9 @@
 /** Letters spaced out to hide a word ("i g n o r e", "A P I k e y"), joined back into known words. */
-import { FIRST_LETTER_ID, step, UNKNOWN_ID, wordIdAt, type Vocabulary } from '../text/vocabulary.ts';
+import * as vocabularies from '../text/vocabulary.ts';
+import type { Vocabulary } from '../text/vocabulary.ts';
+
+// Local copies: under a CommonJS loader such as tsx's, each read of an imported binding is a getter call.
+const { FIRST_LETTER_ID, step, UNKNOWN_ID, wordIdAt } = vocabularies;
 
 /**
  * Cuts the single letters ids[from .. to) back into known words of two letters or more, written from

@@ -1,6 +1,8 @@
-import { hexDigitValue } from '../text/characters.ts';
+import * as characters from '../text/characters.ts';
 import { flatString } from './flat-string.ts';
 
+// A local copy: under a CommonJS loader such as tsx's, each read of an imported binding is a getter call.
+const { hexDigitValue } = characters;
 const PERCENT = 37;
 
 /**

@@ -13,9 +13,8 @@
  * Texts are compared lower-cased, with accents removed (the normaliser's NFKD leaves them apart).
  */
 
-const ACCENT = /[\u0300-\u036f]/g;
-
-const plain = (text: string) => text.normalize('NFKD').replace(ACCENT, '').toLowerCase();
+import { plainText as plain } from '../text/plain.ts';
+import { PrefixFilteredPattern } from '../text/prefix-filter.ts';
 
 /** Words of a job posting's structure (headings, offers, conditions), in the eight languages. */
 const JOB_MARKERS = new RegExp(
@@ -48,6 +47,9 @@ const JOB_MARKERS = new RegExp(
   ].join('|'),
   'g',
 );
+
+/** The markers, found where one may start: the same matches, without trying each marker at every character. */
+const JOB_MARKER_SEARCH = new PrefixFilteredPattern(JOB_MARKERS);
 
 /** Distinct markers that make a message a document about a job, and its least length. */
 const MIN_JOB_MARKERS = 3;
@@ -153,13 +155,19 @@ const SELF_CORRECTION = /\b(ignore|disregard|forget|scratch) (the|my|that|what) 
 const SECOND_PERSON = /\b(you|your|yours|yourself|u|ur|you're|youre)\b/;
 
 
-/** Whether a message is a document about a job: long enough, with several words of a posting's structure. */
-export function isJobDocument(text: string): boolean {
+/**
+ * Whether a message is a document about a job: long enough, with several words of a posting's
+ * structure. `folded` is the text's plain form, when the caller has it already.
+ */
+export function isJobDocument(text: string, folded = plain(text)): boolean {
   if (text.length < MIN_JOB_CHARS) return false;
   const seen = new Set<string>();
-  for (const match of plain(text).matchAll(JOB_MARKERS)) {
+  // Each search starts where the last match ended, as matchAll's would.
+  let match = JOB_MARKER_SEARCH.exec(folded);
+  while (match !== null) {
     seen.add(match[0]);
     if (seen.size >= MIN_JOB_MARKERS) return true;
+    match = JOB_MARKER_SEARCH.exec(folded, match.index + Math.max(1, match[0].length));
   }
   return false;
 }

@@ -6,6 +6,8 @@
  * some of the visitor's own text: at the start of a message, the same words are a direct request.
  */
 
+import { plainText } from '../text/plain.ts';
+
 /** Text the visitor writes before pasting, at the least. */
 const OWN_TEXT_CHARS = 30;
 
@@ -22,11 +24,11 @@ const HIDDEN_ORDER = new RegExp(
   ].join('|'),
 );
 
-const ACCENT = /[\u0300-\u036f]/g;
-
-/** Whether a message carries an order for the bot hidden in content pasted after the visitor's own words. */
-export function hidesOrderInPastedContent(message: string): boolean {
-  const text = message.normalize('NFKD').replace(ACCENT, '').toLowerCase();
+/**
+ * Whether a message carries an order for the bot hidden in content pasted after the visitor's own
+ * words. `text` is the message's plain form, when the caller has it already.
+ */
+export function hidesOrderInPastedContent(message: string, text = plainText(message)): boolean {
   const found = HIDDEN_ORDER.exec(text);
   return found !== null && found.index >= OWN_TEXT_CHARS;
 }

@@ -164,22 +164,31 @@ function blanked(passage: string, patterns: RegExp[]): string {
   return chars.join('');
 }
 
-const ACCENT = /[\u0300-\u036f]/;
-
 const NEEDS_MAPPING = /[\u0300-\u036f’]/;
+const RIGHT_QUOTE = 0x2019;
+const APOSTROPHE = 39;
 
 /** Lower-cased, accents dropped, typographic apostrophes made plain; origin[i] is folded[i]'s index in text. */
 function fold(text: string): { folded: string; origin: ((i: number) => number) } {
   const lower = text.toLowerCase();
   if (lower.length === text.length && !NEEDS_MAPPING.test(text)) return { folded: lower, origin: (i) => i };
-  let folded = '';
+  // Code by code, as the codes of one string: no string per character, and none for ASCII.
+  const codes: number[] = [];
   const origin: number[] = [];
   for (let i = 0; i < text.length; i += 1) {
-    const char = text[i] as string;
-    if (ACCENT.test(char)) continue;
-    const lower = char === '’' ? "'" : char.toLowerCase();
-    folded += lower;
-    for (let k = 0; k < lower.length; k += 1) origin.push(i);
+    const code = text.charCodeAt(i);
+    if (code >= 0x300 && code <= 0x36f) continue;
+    if (code < 128 || code === RIGHT_QUOTE) {
+      codes.push(code === RIGHT_QUOTE ? APOSTROPHE : code >= 65 && code <= 90 ? code + 32 : code);
+      origin.push(i);
+      continue;
+    }
+    // Lowered one code unit at a time, as before: some characters lower to two ("İ" is "i" and a dot).
+    const lowered = String.fromCharCode(code).toLowerCase();
+    for (let k = 0; k < lowered.length; k += 1) {
+      codes.push(lowered.charCodeAt(k));
+      origin.push(i);
+    }
   }
-  return { folded, origin: (i) => origin[i] as number };
+  return { folded: String.fromCharCode(...codes), origin: (i) => origin[i] as number };
 }

@@ -5,7 +5,10 @@
  * passage is the whole text, and it is not located.
  */
 import type { Scan } from '../scan.ts';
-import { isWhiteSpaceCode } from '../text/characters.ts';
+import * as characters from '../text/characters.ts';
+
+// A local copy: under a CommonJS loader such as tsx's, each read of an imported binding is a getter call.
+const { isWhiteSpaceCode } = characters;
 
 const PASSAGE_WORDS = 16;
 const STRIDE = PASSAGE_WORDS / 2;
@@ -21,47 +24,58 @@ export interface Passage {
   readonly located: boolean;
 }
 
+/** What passagesWhere reads with: the scan of a piece of the text, and memory for its word offsets. */
+export interface PassageReader {
+  /** A scan of a piece of the text, valid while the passages are read. */
+  scanOf(piece: string): Scan;
+  /** Room for `length` offsets, valid while the passages are read. */
+  offsets(length: number): Int32Array;
+}
+
 /**
  * Each passage of `text` on which `matches` holds, in order; the whole text, unlocated, when the
  * rule matches no passage alone. Runs of COARSE_WORDS words are tried first, and the passages only
  * inside those that match: most of a long text is scanned about once more, not twice.
  */
-export function* passagesWhere(text: string, matches: (scan: Scan) => boolean, scanOf: (piece: string) => Scan): Generator<Passage> {
-  const starts: number[] = [];
-  const ends: number[] = [];
+export function* passagesWhere(text: string, matches: (scan: Scan) => boolean, reader: PassageReader): Generator<Passage> {
+  // Words are apart by a space at least: a text holds at most half its length in words, rounded up.
+  const capacity = (text.length >> 1) + 1;
+  const starts = reader.offsets(capacity);
+  const ends = reader.offsets(capacity);
+  let count = 0;
   // The runs of non-space characters (a regular expression's \S+), found code by code.
   let start = -1;
   for (let i = 0; i <= text.length; i += 1) {
     if (i < text.length && !isWhiteSpaceCode(text.charCodeAt(i))) {
       if (start < 0) start = i;
     } else if (start >= 0) {
-      starts.push(start);
-      ends.push(i);
+      starts[count] = start;
+      ends[count] = i;
+      count += 1;
       start = -1;
     }
   }
-  if (starts.length <= PASSAGE_WORDS) {
+  if (count <= PASSAGE_WORDS) {
     yield { start: 0, end: text.length, located: true };
     return;
   }
-  const matchesWords = (first: number, last: number) => matches(scanOf(text.slice(starts[first], ends[last])));
+  const matchesWords = (first: number, last: number) => matches(reader.scanOf(text.slice(starts[first], ends[last])));
+  const lastWord = count - 1;
   let found = false;
-  for (const [coarseFirst, coarseLast] of runs(0, starts.length - 1, COARSE_WORDS, COARSE_STRIDE)) {
-    if (coarseLast - coarseFirst >= PASSAGE_WORDS && !matchesWords(coarseFirst, coarseLast)) continue;
-    for (const [first, last] of runs(coarseFirst, coarseLast, PASSAGE_WORDS, STRIDE)) {
-      if (!matchesWords(first, last)) continue;
-      found = true;
-      yield { start: starts[first] as number, end: ends[last] as number, located: true };
+  // Coarse runs, COARSE_STRIDE words apart, then passages, STRIDE apart, inside those that match; the last of each ends at its last word.
+  for (let coarseFirst = 0; ; coarseFirst += COARSE_STRIDE) {
+    const coarseLast = Math.min(lastWord, coarseFirst + COARSE_WORDS - 1);
+    if (coarseLast - coarseFirst < PASSAGE_WORDS || matchesWords(coarseFirst, coarseLast)) {
+      for (let first = coarseFirst; ; first += STRIDE) {
+        const last = Math.min(coarseLast, first + PASSAGE_WORDS - 1);
+        if (matchesWords(first, last)) {
+          found = true;
+          yield { start: starts[first] as number, end: ends[last] as number, located: true };
+        }
+        if (last === coarseLast) break;
+      }
     }
+    if (coarseLast === lastWord) break;
   }
   if (!found) yield { start: 0, end: text.length, located: false };
-}
-
-/** The runs of `size` words from `first` to `last` (word indices), each `stride` on, the last one ending at `last`. */
-function* runs(first: number, last: number, size: number, stride: number): Generator<[number, number]> {
-  for (let start = first; ; start += stride) {
-    const end = Math.min(last, start + size - 1);
-    yield [start, end];
-    if (end === last) return;
-  }
 }

@@ -4,7 +4,8 @@
  */
 
 const UNICODE_TAG = /[\u{E0000}-\u{E007F}]/gu;
-const TAG_LEAD_SURROGATE = '\uDB40';
+/** Every Unicode tag character starts with this code unit: a text without it hides nothing in tags. */
+export const TAG_LEAD_SURROGATE = '\uDB40';
 const NON_ASCII = /[\u0080-\uffff]/;
 
 function decodeUnicodeTags(text: string): string {

@@ -7,7 +7,7 @@ import type { Arena } from '../arena.ts';
 import * as leet from '../decoders/leet.ts';
 import * as lookAlikes from '../decoders/look-alikes.ts';
 import { joinSpacedLetters } from '../decoders/spaced-letters.ts';
-import { MAX_TYPO_LENGTH, MIN_TYPO_LENGTH, readTypo, typoSlot } from '../decoders/typos.ts';
+import * as typos from '../decoders/typos.ts';
 import * as characters from './characters.ts';
 import * as vocabularies from './vocabulary.ts';
 import type { Vocabulary } from './vocabulary.ts';
@@ -19,6 +19,7 @@ const { FOLDED, FOLDED_INVISIBLE: INVISIBLE } = lookAlikes;
 const { A, isAsciiDigit, isAsciiLetterOrDigit, isSymbolCode: isSymbol } = characters;
 const { CLAUSE_END_ID, LABEL_END_ID, QUESTION_END_ID, SENTENCE_END_ID, UNKNOWN_ID, ZERO_ID } = vocabularies;
 const { BOUNDARY_STRENGTH, isBoundaryId, step, wordIdAt } = vocabularies;
+const { MAX_TYPO_LENGTH, MIN_TYPO_LENGTH, readTypo, typoSlot } = typos;
 
 /** The tokens of a text, and the runs of base64 characters found while reading it. */
 export interface Tokens {
