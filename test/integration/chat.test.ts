@@ -344,7 +344,7 @@ describe('the two-tier rate limit', () => {
       const { owner, botId } = await ownerWithBot();
       await owner.patch('/api/bots/settings', { rateLimits: { perMinute: 7 } });
       const responses = await Promise.all(
-        Array.from({ length: 20 }, (_, i) => chat(botId, { message: `q${i}` }, {}, i % 2 ? app.baseUrl : second.baseUrl)),
+        Array.from({ length: 20 }, (_, i) => chat(botId, { message: `Question ${i + 1}: what did Ada build?` }, {}, i % 2 ? app.baseUrl : second.baseUrl)),
       );
       // Each answer with its error code, so that a failure shows what the odd one out was.
       const outcomes = responses.map((response) => (response.status === 200 ? '200' : `${response.status} ${response.json?.error}`)).sort();
