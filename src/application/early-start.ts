@@ -45,18 +45,19 @@ export class RecentChatTargets {
       return;
     }
     const now = this.now();
-    const seen = this.bots.get(botId);
+    // Updated in place: an early call's `began` counter holds on to this entry.
+    let seen = this.bots.get(botId);
     if (seen) {
       this.bots.delete(botId); // re-inserted below, so the map's order is least recently seen first
-      seen.target = admission.target;
-      seen.seenAt = now;
-      if (!admission.decision.allowed) seen.refusedAt = now;
-      this.bots.set(botId, seen);
-      return;
+    } else {
+      this.forgetStale(now);
+      if (this.bots.size >= MAX_BOTS) this.forgetOldest();
+      seen = { target: admission.target, seenAt: now, refusedAt: -Infinity, inFlight: 0 };
     }
-    this.forgetStale(now);
-    if (this.bots.size >= MAX_BOTS) this.forgetOldest();
-    this.bots.set(botId, { target: admission.target, seenAt: now, refusedAt: admission.decision.allowed ? -Infinity : now, inFlight: 0 });
+    seen.target = admission.target;
+    seen.seenAt = now;
+    if (!admission.decision.allowed) seen.refusedAt = now;
+    this.bots.set(botId, seen);
   }
 
   /** Counts an early call of the bot until `settled` runs. */

@@ -88,13 +88,16 @@ const startEarly = (d: ChatDeps, recent: RecentChatTargets, input: ChatInput, si
   const target = recent.guess(input.botId);
   if (!target) return null;
   const key = input.apiKey ? visitorKey(input) : d.ownerKey?.paidLately(target, d.clock.now());
-  if (!key || (target.provider === 'azure' && !key.azureEndpoint)) return null;
+  if (!key || !keyReaches(target, key)) return null;
   const settled = recent.began(input.botId);
   return new EarlyCall(d.gateways[target.provider], chatRequest(target, key, input), signal, (outcome) => {
     settled();
     d.onEarlyStart?.(outcome);
   });
 };
+
+/** Azure has no public endpoint: a key for it needs the endpoint it belongs to. */
+const keyReaches = (target: ChatTarget, key: ChatKey): boolean => target.provider !== 'azure' || Boolean(key.azureEndpoint);
 
 const visitorKey = (input: ChatInput): ChatKey => ({ apiKey: input.apiKey, azureEndpoint: input.azureEndpoint?.trim(), payer: 'visitor' });
 
@@ -162,7 +165,7 @@ async function providerCall<R extends LlmResponse | LlmStreamResponse>(
       : err({ type: 'missing_llm_key' });
   if (!paid.ok) return paid;
   const key = paid.value;
-  if (target.provider === 'azure' && !key.azureEndpoint) return err({ type: 'missing_llm_key' });
+  if (!keyReaches(target, key)) return err({ type: 'missing_llm_key' });
   const request = chatRequest(target, key, input);
 
   // 11
