@@ -14,6 +14,10 @@ const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 4);
 const PACED_DURATION_S = Number(process.env.BENCH_PACED_DURATION ?? 15);
 // BENCH_ONLY=streaming skips the JSON rounds, for a profile (BENCH_PROFILE) of the streaming path alone.
 const JSON_ROUNDS = process.env.BENCH_ONLY !== 'streaming';
+// The streams' first questions are spread over one reply's length, as visitors arrive; BENCH_SPREAD=0
+// sends them all at once, so that every reply's end sends the next 32 questions in the same millisecond.
+const SPREAD = process.env.BENCH_SPREAD !== '0';
+const METRICS_TOKEN = 'bench-metrics-token-0123456789abcdef';
 const BOTS = 64; // each bot admits at most 1,000 chats a minute, its maximum override
 const QUESTION = 'What did Ada build, and which languages does she use day to day?';
 const MESSAGE = JSON.stringify({ message: QUESTION });
@@ -37,6 +41,7 @@ try {
     OPENAI_BASE_URL: providerUrls.openai,
     GEMINI_BASE_URL: slowUrls.google,
     ANTHROPIC_BASE_URL: slowUrls.anthropic,
+    METRICS_TOKEN,
   });
   const { service, echo } = urls;
 
@@ -93,9 +98,10 @@ try {
     firstMarker: string,
     durationS = DURATION_S,
     thenMarker?: string,
+    spreadMs = 0,
   ): Promise<StreamRun & { cpuMsPerReply: number }> => {
     const cpuBefore = cpuMsOf(processes.service.pid);
-    const run = await streamLoad({ connections: CONNECTIONS, durationS, target, firstMarker, thenMarker });
+    const run = await streamLoad({ connections: CONNECTIONS, durationS, target, firstMarker, thenMarker, spreadMs });
     return { ...run, cpuMsPerReply: (cpuMsOf(processes.service.pid) - cpuBefore) / run.wholeMs.length };
   };
   // The provider's own first chunk, asked directly in its wire format, against the first word through the service.
@@ -123,31 +129,36 @@ try {
   // word a visitor can get is the end of the first sentence: the paced fake's first sentence ends
   // with its 20th word, "week."; the rapid fake's first chunk is a whole sentence.
   const pacings = [
-    { key: 'paced', name: 'paced (150 words, 1.5 s a reply)', suffix: '-paced', durationS: PACED_DURATION_S, sentenceEnd: 'week.' },
-    { key: 'rapid', name: 'rapid (7 chunks, 0.1 s a reply)', suffix: '', durationS: DURATION_S, sentenceEnd: undefined },
+    { key: 'paced', name: 'paced (150 words, 1.5 s a reply)', suffix: '-paced', durationS: PACED_DURATION_S, sentenceEnd: 'week.', replyMs: 1530 },
+    { key: 'rapid', name: 'rapid (7 chunks, 0.1 s a reply)', suffix: '', durationS: DURATION_S, sentenceEnd: undefined, replyMs: 100 },
   ] as const;
   // The target is judged on the paced replies; the rapid ones are printed beside them.
   const addedP99 = { paced: 0, rapid: 0 };
   // BENCH_PROVIDERS=google (or anthropic) times one SDK alone, for a profile of its path.
   const only = process.env.BENCH_PROVIDERS?.split(',');
+  // BENCH_PACINGS=paced (or rapid) runs one pacing alone.
+  const onlyPacings = process.env.BENCH_PACINGS?.split(',');
   for (const slow of slowProviders.filter((candidate) => !only || only.includes(candidate.provider))) {
     console.log(`${slow.provider}:`);
-    for (const pacing of pacings) {
+    for (const pacing of pacings.filter((candidate) => !onlyPacings || onlyPacings.includes(candidate.key))) {
       const model = slow.model + pacing.suffix;
       const bots = (await inBatches(BOTS, () => seedBot(service, { llmProvider: slow.provider, llmModel: model }))).map((seeded) => seeded.botId);
       await streamLoad({ connections: CONNECTIONS, durationS: 2, target: chatTarget(bots, 'text/event-stream'), firstMarker: 'event: delta' });
-      const fakeOwn = await phase(slow.direct(model), 'data: ', pacing.durationS, pacing.sentenceEnd);
+      const spreadMs = SPREAD ? pacing.replyMs : 0;
+      const fakeOwn = await phase(slow.direct(model), 'data: ', pacing.durationS, pacing.sentenceEnd, spreadMs);
       await fakeTimings(); // forgets the warm-up's
-      const viaService = await phase(chatTarget(bots, 'text/event-stream'), 'event: delta', pacing.durationS);
+      const viaService = await phase(chatTarget(bots, 'text/event-stream'), 'event: delta', pacing.durationS, undefined, spreadMs);
       const added = (p: number) => percentile(viaService.firstWordMs, p) - percentile(fakeOwn.thenMs, p);
       // Per reply, the service's part: the question's way to the fake (sent by the visitor, read by
       // the fake) and the first words' way back (the sentence written by the fake, read by the visitor).
       const fake = await fakeTimings();
-      const paired = [...viaService.firstWordAt].flatMap(([id, readAt]) => {
+      const legs = [...viaService.firstWordAt].flatMap(([id, readAt]) => {
         const [sentAt, arrivedAt, wroteAt] = [viaService.sentAt.get(id), fake.arrived.get(id), fake.sentenceSent.get(id)];
-        return sentAt === undefined || arrivedAt === undefined || wroteAt === undefined ? [] : [arrivedAt - sentAt + (readAt - wroteAt)];
+        return sentAt === undefined || arrivedAt === undefined || wroteAt === undefined ? [] : [{ there: arrivedAt - sentAt, back: readAt - wroteAt }];
       });
+      const paired = legs.map((leg) => leg.there + leg.back);
       const pairedAdded = (p: number) => percentile(paired, p);
+      const leg = (name: 'there' | 'back') => legs.map((each) => each[name]);
       addedP99[pacing.key] = Math.max(addedP99[pacing.key], pairedAdded(99));
       streamFailures += fakeOwn.failures + viaService.failures;
       console.log(`  ${pacing.name}, ${viaService.firstWordMs.length} replies, ${viaService.repliesPerSecond.toFixed(0)} a second:`);
@@ -159,9 +170,13 @@ try {
       console.log(`    first word through the service: p50 ${percentile(viaService.firstWordMs, 50).toFixed(1)} ms, p99 ${percentile(viaService.firstWordMs, 99).toFixed(1)} ms`);
       console.log(`    through the service against the fake alone${pacing.sentenceEnd ? ' (its sentence end)' : ''}, percentile against percentile: p50 ${added(50).toFixed(1)} ms, p99 ${added(99).toFixed(1)} ms`);
       console.log(`    time the service adds, each reply's way to the fake and back (${paired.length} replies): p50 ${pairedAdded(50).toFixed(1)} ms, p99 ${pairedAdded(99).toFixed(1)} ms${pacing.key === 'paced' ? `   (target p99 < 20 ms)  ${verdict(pairedAdded(99) < 20)}` : ''}`);
+      console.log(`      of which the way there p50 ${percentile(leg('there'), 50).toFixed(1)} ms, p99 ${percentile(leg('there'), 99).toFixed(1)} ms; the way back p50 ${percentile(leg('back'), 50).toFixed(1)} ms, p99 ${percentile(leg('back'), 99).toFixed(1)} ms`);
       console.log(`    service CPU per streamed reply: ${viaService.cpuMsPerReply.toFixed(2)} ms`);
     }
   }
+  // Every early call should be adopted here (one bot per question, nothing changes): a discarded one is a provider call paid twice.
+  const metrics = await (await fetch(`${service}/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}` } })).text();
+  console.log(metrics.split('\n').filter((line) => line.startsWith('careerbot_chat_early_starts_total')).map((line) => `  ${line}`).join('\n'));
   const streamedRate = await phase(chatTarget(botIds, 'text/event-stream'), 'event: delta');
   const jsonRate = await phase(chatTarget(botIds, 'application/json'), 'reply');
   console.log(

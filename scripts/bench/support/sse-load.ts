@@ -24,6 +24,12 @@ export const streamLoad = async (options: {
   target: () => { url: string; headers: Record<string, string>; body: string; id?: string };
   firstMarker: string;
   thenMarker?: string;
+  /**
+   * Spread the connections' first requests evenly over this many ms (0: all at once). With
+   * replies of one length, connections that start together stay together: every reply's end
+   * sends the next 32 questions in the same millisecond. Visitors arrive apart.
+   */
+  spreadMs?: number;
 }): Promise<StreamRun> => {
   const agent = new http.Agent({ keepAlive: true, maxSockets: options.connections });
   const run: StreamRun = { firstWordMs: [], thenMs: [], wholeMs: [], sentAt: new Map(), firstWordAt: new Map(), repliesPerSecond: 0, failures: 0 };
@@ -65,7 +71,9 @@ export const streamLoad = async (options: {
     });
   const started = performance.now();
   await Promise.all(
-    Array.from({ length: options.connections }, async () => {
+    Array.from({ length: options.connections }, async (_, index) => {
+      const offset = ((options.spreadMs ?? 0) * index) / options.connections;
+      if (offset > 0) await new Promise((resolve) => setTimeout(resolve, offset));
       while (performance.now() < deadline) await once();
     }),
   );
