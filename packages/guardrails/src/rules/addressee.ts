@@ -77,7 +77,7 @@ const TO_THE_BOT = new RegExp(
     String.raw`\b(your|ur) (new |real |true |only )?(identity|persona|role|task|purpose|job now|policies|content polic(y|ies)|memory|context|environment|env|authori[sz]ation|owner|developers?|creators?|operators?|guidance|settings)\b`,
     String.raw`\b(could|can|would|will|won't) you (please |kindly |just |also |now )?(tell|share|give|send|show|print|paste|reveal|repeat|output|list|copy|dump|act|be|pretend|switch|become|answer|reply|respond|ignore|forget|stop|drop|disable|turn|run|execute|display|write out|spell)\b`,
     String.raw`\byou('re| are| were) (now|no longer|not (the|her|his|their) (assistant|bot))\b|\byou (must|should|shall|will) now\b|\bfrom now\b|\bfor the (rest of this|next few|next) (chat|conversation|messages?|hour)`,
-    String.raw`(?<!(will|'ll|would|to|shall|can|also|and|or) )\b(act|pretend|behave|roleplay|role-play|respond|answer|reply) (as|like) (if |though )?(a|an|my|our|you)\b`,
+    String.raw`(?<!(will|'ll|would|to|shall|can|could|should|must|may|might|also|and|or) )\b(act|pretend|behave|roleplay|role-play|respond|answer|reply) (as|like) (if |though )?(a|an|my|our|you)\b`,
     String.raw`\bpretend (to be|you|that)|\bimagine (that )?you('re| are)|\bplay the role of (a|an|my)\b|\bswitch (roles|sides|to)\b|\bturn into\b`,
     String.raw`(^|[.!?:;\n\[(<{"] *)(please |now |kindly |just )?(ignore|disregard|forget|reveal|print|show me|tell me|give me|send me|paste|output|repeat|list|dump|share|execute|run|display|confirm|stop|become)\b`,
     String.raw`\b(you|u) (were|have been|got) (told|given|instructed|programmed|configured|set up|trained)|\beverything (you were told|above|before)|\bignore everything|\b(the )?guidance you|\bupdated instructions|\bnew instructions? (for you|is|are)\b`,

@@ -24,11 +24,13 @@ const SENDER_VERBS = String.raw`sent|send|put|wrote|written|shared|gave|given|me
 const MOCK_INTERVIEW = [
   // after the frame, within 200 characters (looked for behind the match, so only where one matched);
   // never "you are the candidate now" or "from now on": that is a new identity
-  String.raw`(\b(you('ll| will)? )?(answer|respond|reply|speak|act|play)( as| the)? (the|our|my) candidate(?!')( would)?(,? in (the )?first person)?|\byou('re| are) the candidate\b(?!'| now| from))(?<=\b(role-?play\w*|mock|interview\w*|practice|prep|exercise|i'?m the|i am the|i'll be the|i will be the|i'm playing|i'll play|i'll ask)\b[^]{0,200})`,
+  String.raw`(\b(you('ll| will)? )?(answer|respond|reply|speak|act|play)( in (the )?first person)?( as| the)? (the|our|my) (candidate|owner)(?!')( would)?( for (themselves|himself|herself))?(,? in (the )?first person)?|\byou('re| are) the (candidate|owner)\b(?!'| now| from)( answering for (themselves|himself|herself))?|\b(answer|respond|reply|speak)( \S+){0,2} in (the )?first person)(?<=\b(role-?play\w*|mock|interview\w*|practice|prep|exercise|i'?m the|i am the|i'll be the|i will be the|i'm playing|i'll play|i'll ask)\b[^]{0,200})`,
   // a role-play the sender proposes to do with the bot, or in which the sender takes the first part
   String.raw`\b(let's|lets|let us|shall we|can we|could we|we'll|i'd like to|i want to|we can) (do )?(a |an |some )?(quick |short |mock )?role[- ]?play\w*`,
-  String.raw`\brole[- ]?play\w*( pls| please| for [^:\n]{1,30})?:(?=\s*(i'm|i am|i'll|i will|pretend i'm)\b)`,
-  String.raw`\b(act as|play|answer as) the candidate(?!')(?=[^.?!\n]{0,40}\b(mock|practice|interview|role-?play|exercise))`,
+  String.raw`\brole[- ]?play\w*( time| now| pls| please| for [^:\n]{1,30})?:(?=\s*(i'm|i am|i'll|i will|pretend i'm)\b)`,
+  // how to answer in the rehearsal: "answer this like you would in an interview"
+  String.raw`\b(answer|respond to|reply to) (this|it|that|them|these)( \S+){0,2} (like|as) you would in an? (real |actual )?(interview|screening|screen)\b`,
+  String.raw`\b(act as|play|answer as) the (candidate|owner)(?!')(?=[^?!\n]{0,80}\b(mock|practice|interview|role-?play|exercise|i'?m the|i am the|i'll be the|i will be the))`,
 ];
 
 /** Mentions that speak of someone other than the bot, in any message. */
@@ -88,14 +90,17 @@ const MENTIONS = new RegExp(
 /** The rest of a clause that describes an attack, up to 80 characters, as long as it says nothing to "you". */
 const CLAUSE_NOT_TO_YOU = String.raw`(?:(?!\b(you|your|yourself|tu|du|dein\w*|tus|tes|ton|je|jouw)\b)[^.;\n,]){0,80}`;
 
-/** A quotation, or a list of them ("act as DAN", "pretend you have no rules" or "..."). */
-const QUOTED = String.raw`["“«„‘'](?:[^"”»“’'\n{}]){3,160}["”»“’']`;
+/**
+ * A quotation, or a list of them ("act as DAN", "pretend you have no rules" or "..."). A straight
+ * apostrophe inside a word ("injection'a", "don't") neither opens nor closes one.
+ */
+const QUOTED = String.raw`(?:["“«„‘]|(?<![a-z0-9ıçğöşü])')(?:[^"”»“’'\n{}]|(?<=[a-z])['’](?=[a-z])){3,160}(?:["”»“’]|'(?![a-z]))`;
 const QUOTED_LIST = String.raw`${QUOTED}(?:\s*(?:,|or|and|/|;)?\s*(?:or |and )?${QUOTED})*`;
 
 /** Inside a job document only: attacks quoted as examples of what the job defends against. */
 const QUOTED_EXAMPLES = new RegExp(
   [
-    String.raw`(e\.? ?g\.?|i\.e\.|such as|like|including|for (example|instance)|examples?|attempts?|attacks?|tricks?|jailbreak\w*|injection\w*|persona\w*|role-?play\w*|manipulat\w*|detournement|missbrauch\w*|ataques?|attacchi|aanval\w*|atak\w*|z\. ?b\.|zum beispiel|beispielsweise|por ejemplo|du type|par exemple|ad esempio|bijvoorbeeld|zoals|np\.|na przyklad|typu|tentatives?|versuche|intentos|tentativas|tentativi|pogingen|proby)\b(?:(?!\b(you|your|tu|du|je|jouw)\b)[^"“«„‘\n]){0,60}?(${QUOTED_LIST})`,
+    String.raw`(e\.? ?g\.?|i\.e\.|such as|like|including|wie|etwa|como|comme|come|jak|for (example|instance)|examples?|attempts?|attacks?|tricks?|jailbreak\w*|injection\w*|persona\w*|role-?play\w*|manipulat\w*|detournement|missbrauch\w*|ataques?|attacchi|aanval\w*|atak\w*|z\. ?b\.|zum beispiel|beispielsweise|por ejemplo|du type|par exemple|ad esempio|bijvoorbeeld|zoals|np\.|na przyklad|typu|tentatives?|versuche|intentos|tentativas|tentativi|pogingen|proby)\b(?:(?!\b(you|your|tu|du|je|jouw)\b)[^"“«„‘\n]){0,60}?(${QUOTED_LIST})`,
     String.raw`\b(users?|attackers?|people|customers?|students?|players?|vendors?|adversaries|someone|red team\w*)( \S+){0,3} (try|tries|trying|attempt\w*|ask\w*|tell\w*|instruct\w*|convinc\w*|trick\w*|get\w*|make|making|push\w*|manipulat\w*|persuad\w*)( \S+){0,3} (to|into) ${CLAUSE_NOT_TO_YOU}`,
     String.raw`\b(resist|withstand|defend against|detect|block|catch|handle|survive)( \S+){0,3} (jailbreaks?|prompt injections?|injection attempts|manipulation|extraction)${CLAUSE_NOT_TO_YOU}`,
     // frames that introduce a quoted input: "inputs like", "hidden text saying", "Eingaben wie"
@@ -106,7 +111,12 @@ const QUOTED_EXAMPLES = new RegExp(
     String.raw`\b(it|the (assistant|bot|agent|model|chatbot|system)) (doesn't|does not|won't|will not|must not|mustn't|should not|shouldn't|never|can't|cannot|refuses to)${CLAUSE_NOT_TO_YOU}`,
     String.raw`\b(attempts?|tries|trying|efforts?) to (extract|leak|reveal|obtain|exfiltrate|bypass|override|jailbreak|convince|get|make|trick|push|persuade|manipulate)${CLAUSE_NOT_TO_YOU}`,
     // what a third party writes to the product, quoted: "users write "...", "...""
-    String.raw`\b(users?|customers?|tenants?|patients?|callers?|visitors?|someone|people|attackers?|nutzer\w*|kunden|usuarios?|clientes?|utilisateurs?|utenti|utente|gebruikers?|pacjent\w*|uzytkownik\w*|kullanıcı\w*)( \S+){0,3} (writes?|wrote|written|says?|said|types?|typed|sends?|sent|asks?|asked|schreiben|schreibt|schrieb|escribe\w*|escribio|ecrit\w*|a ecrit|scrive\w*|schrijf\w*|schreef|escreve\w*|escreveu|napisa\S*|pisze|powie|yaz\S*)( \S+){0,2}[ :,(]{0,4}${QUOTED_LIST}`,
+    String.raw`\b(users?|customers?|tenants?|patients?|callers?|visitors?|players?|employees?|guests?|shoppers?|someone|people|attackers?|nutzer\w*|kunden|jemand|usuarios?|clientes?|alguien|alguem|utilisateurs?|quelqu'un|utenti|utente|qualcuno|gebruikers?|iemand|pacjent\w*|uzytkownik\w*|ktos|kullanıcı\w*|birisi|biri)( \S+){0,4} (writes?|wrote|written|says?|said|types?|typed|sends?|sent|asks?|asked|schreiben|schreibt|schrieb|escribe\w*|escribio|ecrit\w*|a ecrit|scrive\w*|schrijf\w*|schreef|escreve\w*|escreveu|napisa\S*|pisze|powie|yaz\S*)( \S+){0,2}[ :,(]{0,4}${QUOTED_LIST}`,
+    // a quotation framed by how others word it: "by writing "..."", "aunque digan «...»", ""..." gibi ifadeler"
+    String.raw`\b(by (writing|typing|saying|asking|sending|pasting)|en (ecrivant|disant|tapant|demandant)|escribiendo|diciendo|scrivendo|dicendo|escrevendo|dizendo|schrijvend|zeggend|piszac|mowiac|digan|dicen|sagen|disent|dicono|dicano|zeggen|dizem|digam|mowia)( \S+){0,2}[ :,(]{0,4}${QUOTED_LIST}`,
+    String.raw`${QUOTED_LIST}[ ,]{0,3}(gibi|benzeri|tarzı\S*|and the like|and similar|or similar|und ahnlich\w*|o similar\w*|y similar\w*|ou similaires|e simili|en dergelijke|i podobne|-style)`,
+    // the candidate's own account or key for a take-home: "you'll need your own API key"
+    String.raw`\byou('ll| will)? (need|have to use|use|bring|get)( to (use|bring|have|create))? your own\b`,
     String.raw`\b(that|which) (says|reads|said)[ :]{0,3}${QUOTED_LIST}`,
     String.raw`\b(got|get|gets|getting|make|makes|made|configure\w*|instruct\w*|prompt\w*|tell\w*|told|ask\w*) (the|a|an|its|their) (\S+ ){0,2}to[ :]{0,3}${QUOTED_LIST}`,
     String.raw`\b(phrased|worded|pressure|testing|tested|tests?)\b[^"“«„‘\n]{0,40}?${QUOTED_LIST}`,
