@@ -1,4 +1,5 @@
 import type { ChatTarget, LlmGateway, LlmRequest, LlmStreamResponse, RateLimitDecision } from './ports.ts';
+import { forgetFromFront } from './recently-seen.ts';
 
 /** How long a bot's last admission is trusted to start a call before the next one answers. */
 const REMEMBERED_MS = 60_000;
@@ -50,8 +51,8 @@ export class RecentChatTargets {
     if (seen) {
       this.bots.delete(botId); // re-inserted below, so the map's order is least recently seen first
     } else {
-      this.forgetStale(now);
-      if (this.bots.size >= MAX_BOTS) this.forgetOldest();
+      // Stale bots and, past MAX_BOTS, the least recently seen: never one with an early call in flight.
+      forgetFromFront(this.bots, { stale: (bot) => now - bot.seenAt > REMEMBERED_MS, max: MAX_BOTS, pinned: (bot) => bot.inFlight > 0 });
       seen = { target: admission.target, seenAt: now, refusedAt: -Infinity, inFlight: 0 };
     }
     seen.target = admission.target;
@@ -68,22 +69,6 @@ export class RecentChatTargets {
     return () => {
       seen.inFlight--;
     };
-  }
-
-  private forgetStale(now: number): void {
-    for (const [botId, seen] of this.bots) {
-      if (now - seen.seenAt <= REMEMBERED_MS) return;
-      if (seen.inFlight === 0) this.bots.delete(botId);
-    }
-  }
-
-  private forgetOldest(): void {
-    for (const [botId, seen] of this.bots) {
-      if (seen.inFlight === 0) {
-        this.bots.delete(botId);
-        return;
-      }
-    }
   }
 }
 

@@ -1,5 +1,6 @@
 import { err, ok, type Result } from '../domain/result.ts';
 import type { LlmProvider } from '../domain/types.ts';
+import { forgetFromFront } from './recently-seen.ts';
 import type { ChatTarget, Clock, LlmGateway, NotificationRepository, OwnerKeyRecord, OwnerKeyRepository, OwnerKeyStatus, SecretVault, UserRepository } from './ports.ts';
 
 export const DEFAULT_OWNER_KEY_DAILY_CAP = 100;
@@ -105,10 +106,7 @@ export const makeOwnerKeyPayer = (d: { ownerKeys: OwnerKeyRepository; vault: Sec
   // Oldest first (each payment re-inserts its account), so the stale leave from the front.
   const lastPayments = new Map<string, LastPayment>();
   const remember = (userId: string, payment: LastPayment) => {
-    for (const [oldest, last] of lastPayments) {
-      if (payment.at - last.at <= PAID_LATELY_MS && lastPayments.size < MAX_REMEMBERED_PAYMENTS) break;
-      lastPayments.delete(oldest);
-    }
+    forgetFromFront(lastPayments, { stale: (last) => payment.at - last.at > PAID_LATELY_MS, max: MAX_REMEMBERED_PAYMENTS });
     lastPayments.set(userId, payment);
   };
   return {
