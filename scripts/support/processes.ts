@@ -36,12 +36,12 @@ export const cleanUp = async () => {
   for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);
 };
 
-/** A TypeScript entry point in its own process; stdout lines go to `onLine`. */
-export const spawnTs = (entry: string, env: Record<string, string>, onLine?: (line: string) => void) => {
+/** `node <args>` in its own process, named by the entry it runs; stdout lines go to `onLine`. */
+const spawnNode = (entry: string, args: string[], env: Record<string, string>, onLine?: (line: string) => void) => {
   // BENCH_PROFILE=dir writes a CPU profile of the service and runtime processes there (one file each, named by pid), for a look at hot spots.
   const profiled = entry === 'src/main.ts' || entry === 'packages/runtime/src/cli.ts';
   const profile = process.env.BENCH_PROFILE && profiled ? ['--cpu-prof', `--cpu-prof-dir=${process.env.BENCH_PROFILE}`] : [];
-  const child = spawn(process.execPath, [...profile, '--import', 'tsx', entry], {
+  const child = spawn(process.execPath, [...profile, ...args], {
     cwd: ROOT,
     env: { ...process.env, ...env },
     stdio: ['ignore', onLine ? 'pipe' : 'ignore', 'inherit'],
@@ -60,6 +60,18 @@ export const spawnTs = (entry: string, env: Record<string, string>, onLine?: (li
   }
   return child;
 };
+
+/** A TypeScript entry point in its own process, run through tsx; stdout lines go to `onLine`. */
+export const spawnTs = (entry: string, env: Record<string, string>, onLine?: (line: string) => void) =>
+  spawnNode(entry, ['--import', 'tsx', entry], env, onLine);
+
+/**
+ * The service in its own process: through tsx, as `npm start` runs it, or, with
+ * BENCH_SERVICE=built, the compiled `dist/main.js`, as the container image runs it in production
+ * (built first by `npm run build`).
+ */
+export const spawnService = (env: Record<string, string>, onLine?: (line: string) => void) =>
+  process.env.BENCH_SERVICE === 'built' ? spawnNode('src/main.ts', ['dist/main.js'], env, onLine) : spawnTs('src/main.ts', env, onLine);
 
 export const waitForHttp = async (url: string, timeoutMs = 60_000) => {
   const deadline = Date.now() + timeoutMs;

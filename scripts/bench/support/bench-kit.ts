@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { signedInClient, validBot } from '@careerbot/testkit';
-import { freePorts, spawnTs, waitForHttp } from '../../support/processes.ts';
+import { freePorts, spawnService, spawnTs, waitForHttp } from '../../support/processes.ts';
 
 export interface Measurement {
   label: string;
@@ -61,7 +61,7 @@ export const median = (values: number[]): number => {
 export const startServiceAndEcho = async (databaseUrl: string, env: Record<string, string> = {}) => {
   const [servicePort, echoPort] = await freePorts(2);
   const urls = { service: `http://127.0.0.1:${servicePort}`, echo: `http://127.0.0.1:${echoPort}` };
-  const service = spawnTs('src/main.ts', {
+  const service = spawnService({
     DATABASE_URL: databaseUrl,
     PORT: String(servicePort),
     HOST: '127.0.0.1',
