@@ -117,6 +117,28 @@ describe('POST /api/bots/import reads each format into sections for review', () 
     expect(txt.json.text).toContain('## Skills\n\nCOBOL, compilers, teaching');
   });
 
+  it('plain text as Windows editors save it: UTF-16 with its mark, UTF-8 with its mark, and Windows-1252', async () => {
+    const cv = 'Grace Hopper — Rear admiral\nExperience: Wrote A-0; Renée taught COBOL at Yale.';
+    const utf16le = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from(cv, 'utf16le')]);
+    const utf16be = Buffer.from(utf16le.subarray(2)).swap16(); // a copy: swap16 works in place
+    const utf8Marked = Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), Buffer.from(cv, 'utf8')]);
+    const windows1252 = Buffer.from(cv.replace('—', '\u0097'), 'latin1'); // 0x97 is the em dash in Windows-1252
+    for (const [bytes, name] of [
+      [utf16le, 'notepad-unicode.txt'],
+      [Buffer.concat([Buffer.from([0xfe, 0xff]), utf16be]), 'big-endian.txt'],
+      [utf8Marked, 'notepad-utf8.txt'],
+      [windows1252, 'notepad-ansi.txt'],
+    ] as const) {
+      const answer = await upload(bytes, name, 'text/plain');
+      expect(answer.status, name).toBe(200);
+      expect(answer.json.text, name).toContain('Grace Hopper — Rear admiral');
+      expect(answer.json.text, name).toContain('Renée taught COBOL');
+    }
+    // A mark that promises UTF-16 over bytes that are not: refused, not read as garbage.
+    const broken = Buffer.concat([Buffer.from([0xff, 0xfe]), Buffer.from([0x00, 0xd8, 0x41])]);
+    expect((await upload(broken, 'broken.txt', 'text/plain')).status).toBe(415);
+  });
+
   it('the LinkedIn export zip, without the address and birth date', async () => {
     const zip = zipSync(Object.fromEntries(Object.entries(LINKEDIN).map(([name, csv]) => [name, strToU8(csv)])));
     const answer = await upload(zip, 'Basic_LinkedInDataExport.zip', 'application/zip');

@@ -164,12 +164,8 @@ const readLinkedIn = (files: Map<string, string>): ReadResult => {
 // ---------------------------------------------------------------- Markdown, plain text, one LinkedIn CSV
 
 const readText = (bytes: Uint8Array, fileName: string | null): ReadResult => {
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    return fail('unsupported_type');
-  }
+  const text = decodedText(bytes);
+  if (text === null) return fail('unsupported_type');
   // Text has no NUL and few control characters; anything else is a binary file of another kind.
   // eslint-disable-next-line no-control-regex -- counting control characters is the point
   const controls = text.match(/[\u0000-\u0008\u000e-\u001f]/g)?.length ?? 0;
@@ -180,3 +176,28 @@ const readText = (bytes: Uint8Array, fileName: string | null): ReadResult => {
   const markdown = /\.(md|markdown)$/i.test(fileName ?? '') || /^#{1,6}\s/m.test(text);
   return { ok: true, value: { format: markdown ? 'markdown' : 'text', text } };
 };
+
+/**
+ * The text of a text file, in the encodings editors save CVs in: UTF-16 when it starts with its
+ * byte-order mark (Windows Notepad's "Unicode"), else UTF-8 (with or without its mark), else, for
+ * bytes that are not UTF-8, Windows-1252 (Notepad's "ANSI" on Western systems, a superset of
+ * Latin-1). Null for UTF-16 that is not. A binary file decodes to control characters, which the
+ * caller refuses.
+ */
+const decodedText = (bytes: Uint8Array): string | null => {
+  const utf16 = startsWith(bytes, [0xff, 0xfe]) ? 'utf-16le' : startsWith(bytes, [0xfe, 0xff]) ? 'utf-16be' : null;
+  try {
+    if (utf16) return new TextDecoder(utf16, { fatal: true }).decode(bytes);
+  } catch {
+    return null;
+  }
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(bytes);
+  } catch {
+    // Node 20's 'windows-1252' decoder is Latin-1 (0x80-0x9F become C1 controls), so those 32 bytes are mapped here.
+    return new TextDecoder('latin1').decode(bytes).replace(/[\u0080-\u009f]/g, (c) => WINDOWS_1252_HIGH[c.charCodeAt(0) - 0x80]!);
+  }
+};
+
+/** Windows-1252's characters for the bytes 0x80-0x9F (the WHATWG index; the five it leaves undefined stay as they are). */
+const WINDOWS_1252_HIGH = [...'\u20ac\u0081\u201a\u0192\u201e\u2026\u2020\u2021\u02c6\u2030\u0160\u2039\u0152\u008d\u017d\u008f\u0090\u2018\u2019\u201c\u201d\u2022\u2013\u2014\u02dc\u2122\u0161\u203a\u0153\u009d\u017e\u0178'];
