@@ -2,7 +2,7 @@ import { readFile } from 'node:fs/promises';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserAvailable } from '@careerbot/testkit/browser';
 import { botIdOnOverview, cspViolations, expectNoProblems, newOwner, openTab, registerThroughPages, saveBotThroughEditor, shoot, signInThroughPages, startPagesWorld, type PagesWorld } from '../support/pages.ts';
-import { startSmtpSink, type SmtpSink } from '../support/smtp-sink.ts';
+import { startSmtpSink, type SmtpSink } from '@careerbot/testkit/smtp';
 
 const NEW_PASSWORD = 'a brand new passphrase 42';
 

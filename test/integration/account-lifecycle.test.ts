@@ -5,7 +5,7 @@ import { Db } from '../../src/adapters/persistence/db.ts';
 import { PgRetentionSweeper } from '../../src/adapters/persistence/pg-retention-sweeper.ts';
 import { fixedClock } from '../fakes/clock.ts';
 import { ownerWithToken } from '../support/runtime-clients.ts';
-import { startSmtpSink, type ReceivedMail, type SmtpSink } from '../support/smtp-sink.ts';
+import { startSmtpSink, type ReceivedMail, type SmtpSink } from '@careerbot/testkit/smtp';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 
 const PASSWORD = 'correct horse battery';

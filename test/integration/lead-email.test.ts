@@ -2,7 +2,7 @@ import { createServer, type AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PgUserRepository } from '../../src/adapters/persistence/pg-user-repository.ts';
 import { ownerWithToken } from '../support/runtime-clients.ts';
-import { startSmtpSink, type SmtpSink } from '../support/smtp-sink.ts';
+import { startSmtpSink, type SmtpSink } from '@careerbot/testkit/smtp';
 import { startTestApp, type TestApp } from '../support/test-app.ts';
 
 const SMTP_PASSWORD = 'smtp-pass-DO-NOT-LEAK-42';

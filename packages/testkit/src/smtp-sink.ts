@@ -9,11 +9,11 @@ export interface ReceivedMail {
 }
 
 /**
- * A real SMTP server (the smtp-server package) on a free loopback port that keeps every
- * message it accepts. With `refuse`, it answers 550 to every message instead; with
+ * A real SMTP server (the smtp-server package) on a free loopback port (or `port`) that keeps every
+ * message it accepts (and hands it to `onMail`). With `refuse`, it answers 550 to every message instead; with
  * `acceptAfterMs`, it takes that long to accept (and keep) each message.
  */
-export const startSmtpSink = async (options: { refuse?: boolean; acceptAfterMs?: number } = {}) => {
+export const startSmtpSink = async (options: { refuse?: boolean; acceptAfterMs?: number; port?: number; onMail?: (mail: ReceivedMail) => void } = {}) => {
   const received: ReceivedMail[] = [];
   const server = new SMTPServer({
     logger: false,
@@ -31,17 +31,19 @@ export const startSmtpSink = async (options: { refuse?: boolean; acceptAfterMs?:
         }
         const raw = Buffer.concat(chunks).toString('utf8');
         setTimeout(() => {
-          received.push({
+          const mail = {
             from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
             to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
             text: raw.replace(/\r\n[ \t]+/g, ' ').replace(/=\r\n/g, ''),
-          });
+          };
+          received.push(mail);
+          options.onMail?.(mail);
           callback();
         }, options.acceptAfterMs ?? 0);
       });
     },
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.server.address() as AddressInfo;
 
   return {
