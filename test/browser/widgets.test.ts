@@ -212,6 +212,49 @@ describe.runIf(browserAvailable())('the widgets on another origin, in Chromium',
     await tab.context.close();
   });
 
+  it('managed: full screen on a phone, the dialog is modal and Tab stays in the chat; beside the page, Tab leaves it', async () => {
+    // A link under the dialog, which the keyboard must not reach while the chat covers it.
+    const page = managedPage(world.app.baseUrl, botId).replace('<p>Hello, recruiters.</p>', '<p>Hello, <a href="/cv.pdf">recruiters</a>.</p>');
+    site.page('/managed-modal.html', page);
+    const phone = await visit('/managed-modal.html', 'phone');
+    const p = managed(phone.page);
+    const send = p.chat.getByRole('button', { name: 'Send' });
+    const close = p.chat.getByRole('button', { name: 'Close chat' });
+    await p.launcher.click();
+    await expect.poll(() => focusedInFrame(phone.page, p.key)).toBe(true);
+    expect(await p.dialog.getAttribute('aria-modal')).toBe('true');
+    await send.focus();
+    // Tab from the chat's last control wraps to its first; Shift+Tab from there back to the last.
+    await phone.page.keyboard.press('Tab');
+    await expect.poll(() => focusedInFrame(phone.page, close)).toBe(true);
+    await shoot(phone.page, 'widget-managed-modal-close');
+    await phone.page.keyboard.press('Shift+Tab');
+    await expect.poll(() => focusedInFrame(phone.page, send)).toBe(true);
+    // Round and round, the host page's link never gets the focus.
+    for (let presses = 0; presses < 12; presses++) await phone.page.keyboard.press('Tab');
+    await expect.poll(() => phone.page.evaluate(() => (globalThis as unknown as { deepActiveElement: () => Element | null }).deepActiveElement()?.tagName)).toBe('IFRAME');
+    expect(await phone.page.getByRole('link', { name: 'recruiters' }).evaluate(hasFocus)).toBe(false);
+    expect(await axeViolations(phone.page)).toEqual([]);
+    // Esc still closes, and the focus returns to the launcher.
+    await phone.page.keyboard.press('Escape');
+    await expect.poll(() => p.launcher.evaluate(hasFocus)).toBe(true);
+    expectNoProblems(phone);
+    await phone.context.close();
+
+    // Beside the page (above 480 px) the dialog is not modal: Tab from the chat's last control leaves the frame.
+    const desktop = await visit('/managed-modal.html');
+    const d = managed(desktop.page);
+    await d.launcher.click();
+    await expect.poll(() => focusedInFrame(desktop.page, d.key)).toBe(true);
+    expect(await d.dialog.getAttribute('aria-modal')).toBe('false');
+    await d.chat.getByRole('button', { name: 'Send' }).focus();
+    await desktop.page.keyboard.press('Tab');
+    await expect.poll(() => desktop.page.evaluate(() => (globalThis as unknown as { deepActiveElement: () => Element | null }).deepActiveElement()?.tagName)).not.toBe('IFRAME');
+    expect(await d.chat.getByRole('button', { name: 'Close chat' }).evaluate(hasFocus)).toBe(false);
+    expectNoProblems(desktop);
+    await desktop.context.close();
+  });
+
   it('managed: an unknown or inactive bot renders nothing and warns once in the console', async () => {
     const inactive = await signedInClient(world.app.baseUrl);
     const inactiveId = (await inactive.client.post('/api/bots', validBot())).json.bot.id;

@@ -74,6 +74,11 @@ export interface WidgetParts {
 export interface MountedWidget {
   open(): void;
   close(): void;
+  /**
+   * Focuses the dialog's first control (Close) or its last (Send): the managed widget's host page
+   * keeps Tab inside its frame while the frame covers the page.
+   */
+  focusEdge(edge: 'first' | 'last'): void;
   /** Updates the look (e.g. once the platform's configuration arrives). */
   setLook(look: Partial<Look>): void;
   destroy(): void;
@@ -432,6 +437,7 @@ export const renderChatWidget = (parts: WidgetParts): MountedWidget => {
   return {
     open,
     close,
+    focusEdge: (edge) => (edge === 'first' ? closeButton : sendButton).focus(),
     setLook(next) {
       look = { ...look, ...next };
       renderLook();
