@@ -8,6 +8,7 @@ import { startHostSite, type HostSite } from '../support/host-page-server.ts';
 import { axeViolations, cspViolations, expectNoProblems, openTab, shoot, signInThroughPages, startPagesWorld, tabTo, type PagesWorld, type Tab } from '../support/pages.ts';
 
 const KEY_CANARY = 'sk-canary-WIDGET-visitor-key-0123456789abcdef';
+const FORGETFUL = 'Your browser keeps nothing from this chat: reloading the page starts over.';
 const HOSTILE_REPLY = 'Sure.\n<img src=x onerror="window.__pwned=1"> [click](javascript:window.__pwned=2)';
 
 const managedPage = (platform: string, botId: string, extraHead = '') => `<!doctype html>
@@ -127,6 +128,8 @@ describe.runIf(browserAvailable())('the widgets on another origin, in Chromium',
     // The focus moved into the frame, to the key field.
     await expect.poll(() => focusedInFrame(page, w.key)).toBe(true);
     expect(await w.chat.getByLabel('Your OpenAI API key').count()).toBe(1);
+    // Its storage kept: nothing to warn the visitor about.
+    expect(await w.chat.getByText(FORGETFUL).isVisible()).toBe(false);
     await w.key.fill(KEY_CANARY);
 
     world.provider.respondWith(fakeReply.delayed(1500, fakeReply.success(HOSTILE_REPLY)));
@@ -400,6 +403,17 @@ describe.runIf(browserAvailable())('the widgets on another origin, in Chromium',
     await w.log.getByText('(stopped)', { exact: false }).waitFor();
     await expect.poll(() => world.provider.streamsClosedByClient, { timeout: 3000 }).toBe(1);
 
+    // The provider fails midway: the reply is cut off, not stopped, and the visitor may retry.
+    world.provider.respondWith(fakeReply.stream(slow.slice(0, 8), { chunkDelayMs: 30, breakAfter: 3 }));
+    await w.message.fill('And yesterday?');
+    await w.message.press('Enter');
+    await w.log.getByText('(interrupted)', { exact: false }).waitFor();
+    expect(await w.log.getByText('(stopped)', { exact: false }).count()).toBe(1);
+    await w.problem.filter({ hasText: 'The provider did not answer. Please retry.' }).waitFor();
+    // The log shows its end, where the cut-off reply is.
+    expect(await w.log.evaluate((log) => log.scrollHeight - log.scrollTop - log.clientHeight)).toBeLessThan(2);
+    await shoot(page, 'widget-managed-interrupted');
+
     world.provider.respondWith(fakeReply.stream(['She knows:\n', '- Go\n- SQL\n\n', 'See [her site](https://ada.example/) now.']));
     await w.message.fill('What does she know?');
     await w.message.press('Enter');
@@ -408,7 +422,8 @@ describe.runIf(browserAvailable())('the widgets on another origin, in Chromium',
     expect(await link.getAttribute('rel')).toBe('noopener noreferrer');
     expect(await link.getAttribute('target')).toBe('_blank');
     expect(await w.log.locator('ul > li').allTextContents()).toEqual(['Go', 'SQL']);
-    expect(await w.chat.locator('[role=status][aria-live=polite]').textContent()).toBe('She knows:\n- Go\n- SQL\n\nSee [her site](https://ada.example/) now.');
+    // The live region says what the visitor reads, not the markdown's signs.
+    expect(await w.chat.locator('[role=status][aria-live=polite]').textContent()).toBe('She knows:\nGo\nSQL\nSee her site now.');
     await shoot(page, 'widget-managed-markdown');
     expectNoProblems(tab);
     await tab.context.close();
@@ -572,6 +587,7 @@ describe.runIf(browserAvailable())('the widgets on another origin, in Chromium',
       const w = managed(page);
       await w.launcher.click();
       await w.message.waitFor();
+      expect(await w.chat.getByText(FORGETFUL).isVisible()).toBe(true);
       expect(await w.embed().evaluate(() => { try { return sessionStorage.length; } catch (error) { return (error as Error).name; } })).toBe('SecurityError');
       await w.key.fill(KEY_CANARY);
       world.provider.respondWith(fakeReply.success('Ada built the first algorithm.'));
@@ -585,6 +601,10 @@ describe.runIf(browserAvailable())('the widgets on another origin, in Chromium',
       await w.message.waitFor();
       expect(await w.key.inputValue()).toBe('');
       expect(await w.log.getByText('Ada built the first algorithm.').count()).toBe(0);
+      // The visitor is told so, once, in the chat.
+      expect(await w.chat.getByText(FORGETFUL).count()).toBe(1);
+      expect(await w.chat.getByText(FORGETFUL).isVisible()).toBe(true);
+      await shoot(page, 'widget-managed-no-storage');
       await context.close();
     } finally {
       await strict.close();

@@ -47,6 +47,7 @@ button, input, textarea { font: inherit; color: inherit; }
   width: 40px; height: 40px; border: 0; border-radius: 50%; background: rgba(255, 255, 255, 0.18);
   color: var(--accent-ink); font-size: 24px; line-height: 1; cursor: pointer;
 }
+.notice { margin: 10px 14px 0; font-size: 13px; color: var(--muted); }
 .key { padding: 10px 14px 0; }
 .key:empty { display: none; }
 label { display: block; font-weight: 600; font-size: 13px; margin: 6px 0 4px; }
