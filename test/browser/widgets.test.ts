@@ -364,6 +364,37 @@ describe.runIf(browserAvailable())('the widgets on another origin, in Chromium',
     await tab.context.close();
   });
 
+  it('self-hosted: full screen on a phone, the dialog is modal and Tab stays in it; beside the page it is not', async () => {
+    site.page('/self-hosted-modal.html', selfHostedPage(world.app.baseUrl, '{}').replace("<h1>Grace's site</h1>", "<h1>Grace's site</h1><p><a href=\"/cv.pdf\">Her CV</a></p>"));
+    const phone = await visit('/self-hosted-modal.html', 'phone');
+    const w = widget(phone.page);
+    const send = phone.page.getByRole('button', { name: 'Send', exact: true });
+    const close = phone.page.getByRole('button', { name: 'Close chat' });
+    await w.launcher.click();
+    expect(await w.dialog.getAttribute('aria-modal')).toBe('true');
+    await send.focus();
+    await phone.page.keyboard.press('Tab');
+    expect(await close.evaluate(hasFocus)).toBe(true);
+    await phone.page.keyboard.press('Shift+Tab');
+    expect(await send.evaluate(hasFocus)).toBe(true);
+    for (let presses = 0; presses < 12; presses++) await phone.page.keyboard.press('Tab');
+    expect(await phone.page.getByRole('link', { name: 'Her CV' }).evaluate(hasFocus)).toBe(false);
+    expect(await w.dialog.evaluate((dialog) => dialog.contains((globalThis as unknown as { deepActiveElement: () => Element | null }).deepActiveElement()))).toBe(true);
+    expect(await axeViolations(phone.page)).toEqual([]);
+    await phone.page.keyboard.press('Escape');
+    expect(await w.launcher.evaluate(hasFocus)).toBe(true);
+    await phone.context.close();
+
+    const desktop = await visit('/self-hosted-modal.html');
+    const d = widget(desktop.page);
+    await d.launcher.click();
+    expect(await d.dialog.getAttribute('aria-modal')).toBe('false');
+    await desktop.page.getByRole('button', { name: 'Send', exact: true }).focus();
+    await desktop.page.keyboard.press('Tab');
+    expect(await desktop.page.getByRole('button', { name: 'Close chat' }).evaluate(hasFocus)).toBe(false);
+    await desktop.context.close();
+  });
+
   it('self-hosted: a refused token (401) is said once in the console and the chat goes on', async () => {
     site.page('/bad-token.html', selfHostedPage(world.app.baseUrl, '{ token: "cbt_not-a-real-token-0000000000000000000000000000000" }'));
     const warnings: string[] = [];

@@ -7,7 +7,7 @@
 import { WIDGET_CSS } from './widget-css.ts';
 import { renderMarkdown, replyText } from './chat-reply.ts';
 import { tabStorage, type TabStorage } from './tab-storage.ts';
-import { adoptStyles, el, setAccent, widgetHost } from './widget-dom.ts';
+import { adoptStyles, el, FULL_SCREEN, setAccent, widgetHost } from './widget-dom.ts';
 
 export interface Turn {
   role: 'user' | 'assistant';
@@ -379,10 +379,22 @@ export const renderChatWidget = (parts: WidgetParts): MountedWidget => {
 
   launcher.addEventListener('click', () => (dialog.hidden ? open() : close()));
   closeButton.addEventListener('click', close);
+  // On the page (not framed), below 480 px the dialog covers it: modal, and Tab wraps inside it.
+  // Framed, the host page's dialog is the modal one.
+  const fullScreen = parts.framed ? null : window.matchMedia(FULL_SCREEN);
+  const renderModal = () => dialog.setAttribute('aria-modal', String(fullScreen?.matches ?? false));
+  fullScreen?.addEventListener('change', renderModal);
+  renderModal();
   dialog.addEventListener('keydown', (event) => {
     if (event.key === 'Escape') {
       event.stopPropagation();
       close();
+    } else if (event.key === 'Tab' && fullScreen?.matches) {
+      // Tab from Send wraps to Close, Shift+Tab from Close to Send.
+      const [leaving, wrapTo] = event.shiftKey ? [closeButton, sendButton] : [sendButton, closeButton];
+      if (root.activeElement !== leaving) return;
+      event.preventDefault();
+      wrapTo.focus();
     }
   });
   form.addEventListener('submit', (event) => {

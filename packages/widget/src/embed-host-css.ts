@@ -1,5 +1,4 @@
-/** Below 480 px the dialog takes the whole screen, and is modal. */
-export const FULL_SCREEN = '(max-width: 479px)';
+import { FULL_SCREEN } from './widget-dom.ts';
 
 /**
  * The managed embed's stylesheet on the host page: the launcher, and the dialog that holds the

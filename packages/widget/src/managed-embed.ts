@@ -14,8 +14,8 @@
  * inactive bot renders nothing and says so once in the console.
  */
 import { own, text } from './json-fields.ts';
-import { adoptStyles, el, setAccent, widgetHost } from './widget-dom.ts';
-import { EMBED_HOST_CSS, FULL_SCREEN } from './embed-host-css.ts';
+import { adoptStyles, el, FULL_SCREEN, setAccent, widgetHost } from './widget-dom.ts';
+import { EMBED_HOST_CSS } from './embed-host-css.ts';
 
 const script =
   (document.currentScript as HTMLScriptElement | null) ?? document.querySelector<HTMLScriptElement>('script[data-bot-id][src*="/widget.js"]');

@@ -1,3 +1,5 @@
+import { FULL_SCREEN } from './widget-dom.ts';
+
 /**
  * The widget's stylesheet, adopted by its shadow root. `:host` resets everything the page
  * could pass down by inheritance; the page's own rules cannot match inside the shadow root.
@@ -87,7 +89,7 @@ textarea { resize: none; }
   min-height: 40px; padding: 8px 14px; border: 0; border-radius: 8px; background: var(--accent);
   color: var(--accent-ink); font-weight: 600; cursor: pointer;
 }
-@media (max-width: 479px) {
+@media ${FULL_SCREEN} {
   .dialog { inset: 0; width: 100%; max-height: none; height: 100%; border-radius: 0; border: 0; }
   :host([data-open]) .launcher { display: none; }
 }
