@@ -8,6 +8,7 @@ import { startHostSite, type HostSite } from '../support/host-page-server.ts';
 import { axeViolations, cspViolations, expectNoProblems, openTab, shoot, signInThroughPages, startPagesWorld, tabTo, type PagesWorld, type Tab } from '../support/pages.ts';
 
 const KEY_CANARY = 'sk-canary-WIDGET-visitor-key-0123456789abcdef';
+const FORGETFUL = 'Your browser keeps nothing from this chat: reloading the page starts over.';
 const HOSTILE_REPLY = 'Sure.\n<img src=x onerror="window.__pwned=1"> [click](javascript:window.__pwned=2)';
 
 const managedPage = (platform: string, botId: string, extraHead = '') => `<!doctype html>
@@ -127,6 +128,8 @@ describe.runIf(browserAvailable())('the widgets on another origin, in Chromium',
     // The focus moved into the frame, to the key field.
     await expect.poll(() => focusedInFrame(page, w.key)).toBe(true);
     expect(await w.chat.getByLabel('Your OpenAI API key').count()).toBe(1);
+    // Its storage kept: nothing to warn the visitor about.
+    expect(await w.chat.getByText(FORGETFUL).isVisible()).toBe(false);
     await w.key.fill(KEY_CANARY);
 
     world.provider.respondWith(fakeReply.delayed(1500, fakeReply.success(HOSTILE_REPLY)));
@@ -210,6 +213,49 @@ describe.runIf(browserAvailable())('the widgets on another origin, in Chromium',
     await expect.poll(() => w.launcher.evaluate(hasFocus)).toBe(true);
     expectNoProblems(tab);
     await tab.context.close();
+  });
+
+  it('managed: full screen on a phone, the dialog is modal and Tab stays in the chat; beside the page, Tab leaves it', async () => {
+    // A link under the dialog, which the keyboard must not reach while the chat covers it.
+    const page = managedPage(world.app.baseUrl, botId).replace('<p>Hello, recruiters.</p>', '<p>Hello, <a href="/cv.pdf">recruiters</a>.</p>');
+    site.page('/managed-modal.html', page);
+    const phone = await visit('/managed-modal.html', 'phone');
+    const p = managed(phone.page);
+    const send = p.chat.getByRole('button', { name: 'Send' });
+    const close = p.chat.getByRole('button', { name: 'Close chat' });
+    await p.launcher.click();
+    await expect.poll(() => focusedInFrame(phone.page, p.key)).toBe(true);
+    expect(await p.dialog.getAttribute('aria-modal')).toBe('true');
+    await send.focus();
+    // Tab from the chat's last control wraps to its first; Shift+Tab from there back to the last.
+    await phone.page.keyboard.press('Tab');
+    await expect.poll(() => focusedInFrame(phone.page, close)).toBe(true);
+    await shoot(phone.page, 'widget-managed-modal-close');
+    await phone.page.keyboard.press('Shift+Tab');
+    await expect.poll(() => focusedInFrame(phone.page, send)).toBe(true);
+    // Round and round, the host page's link never gets the focus.
+    for (let presses = 0; presses < 12; presses++) await phone.page.keyboard.press('Tab');
+    await expect.poll(() => phone.page.evaluate(() => (globalThis as unknown as { deepActiveElement: () => Element | null }).deepActiveElement()?.tagName)).toBe('IFRAME');
+    expect(await phone.page.getByRole('link', { name: 'recruiters' }).evaluate(hasFocus)).toBe(false);
+    expect(await axeViolations(phone.page)).toEqual([]);
+    // Esc still closes, and the focus returns to the launcher.
+    await phone.page.keyboard.press('Escape');
+    await expect.poll(() => p.launcher.evaluate(hasFocus)).toBe(true);
+    expectNoProblems(phone);
+    await phone.context.close();
+
+    // Beside the page (above 480 px) the dialog is not modal: Tab from the chat's last control leaves the frame.
+    const desktop = await visit('/managed-modal.html');
+    const d = managed(desktop.page);
+    await d.launcher.click();
+    await expect.poll(() => focusedInFrame(desktop.page, d.key)).toBe(true);
+    expect(await d.dialog.getAttribute('aria-modal')).toBe('false');
+    await d.chat.getByRole('button', { name: 'Send' }).focus();
+    await desktop.page.keyboard.press('Tab');
+    await expect.poll(() => desktop.page.evaluate(() => (globalThis as unknown as { deepActiveElement: () => Element | null }).deepActiveElement()?.tagName)).not.toBe('IFRAME');
+    expect(await d.chat.getByRole('button', { name: 'Close chat' }).evaluate(hasFocus)).toBe(false);
+    expectNoProblems(desktop);
+    await desktop.context.close();
   });
 
   it('managed: an unknown or inactive bot renders nothing and warns once in the console', async () => {
@@ -318,6 +364,37 @@ describe.runIf(browserAvailable())('the widgets on another origin, in Chromium',
     await tab.context.close();
   });
 
+  it('self-hosted: full screen on a phone, the dialog is modal and Tab stays in it; beside the page it is not', async () => {
+    site.page('/self-hosted-modal.html', selfHostedPage(world.app.baseUrl, '{}').replace("<h1>Grace's site</h1>", "<h1>Grace's site</h1><p><a href=\"/cv.pdf\">Her CV</a></p>"));
+    const phone = await visit('/self-hosted-modal.html', 'phone');
+    const w = widget(phone.page);
+    const send = phone.page.getByRole('button', { name: 'Send', exact: true });
+    const close = phone.page.getByRole('button', { name: 'Close chat' });
+    await w.launcher.click();
+    expect(await w.dialog.getAttribute('aria-modal')).toBe('true');
+    await send.focus();
+    await phone.page.keyboard.press('Tab');
+    expect(await close.evaluate(hasFocus)).toBe(true);
+    await phone.page.keyboard.press('Shift+Tab');
+    expect(await send.evaluate(hasFocus)).toBe(true);
+    for (let presses = 0; presses < 12; presses++) await phone.page.keyboard.press('Tab');
+    expect(await phone.page.getByRole('link', { name: 'Her CV' }).evaluate(hasFocus)).toBe(false);
+    expect(await w.dialog.evaluate((dialog) => dialog.contains((globalThis as unknown as { deepActiveElement: () => Element | null }).deepActiveElement()))).toBe(true);
+    expect(await axeViolations(phone.page)).toEqual([]);
+    await phone.page.keyboard.press('Escape');
+    expect(await w.launcher.evaluate(hasFocus)).toBe(true);
+    await phone.context.close();
+
+    const desktop = await visit('/self-hosted-modal.html');
+    const d = widget(desktop.page);
+    await d.launcher.click();
+    expect(await d.dialog.getAttribute('aria-modal')).toBe('false');
+    await desktop.page.getByRole('button', { name: 'Send', exact: true }).focus();
+    await desktop.page.keyboard.press('Tab');
+    expect(await desktop.page.getByRole('button', { name: 'Close chat' }).evaluate(hasFocus)).toBe(false);
+    await desktop.context.close();
+  });
+
   it('self-hosted: a refused token (401) is said once in the console and the chat goes on', async () => {
     site.page('/bad-token.html', selfHostedPage(world.app.baseUrl, '{ token: "cbt_not-a-real-token-0000000000000000000000000000000" }'));
     const warnings: string[] = [];
@@ -357,6 +434,17 @@ describe.runIf(browserAvailable())('the widgets on another origin, in Chromium',
     await w.log.getByText('(stopped)', { exact: false }).waitFor();
     await expect.poll(() => world.provider.streamsClosedByClient, { timeout: 3000 }).toBe(1);
 
+    // The provider fails midway: the reply is cut off, not stopped, and the visitor may retry.
+    world.provider.respondWith(fakeReply.stream(slow.slice(0, 8), { chunkDelayMs: 30, breakAfter: 3 }));
+    await w.message.fill('And yesterday?');
+    await w.message.press('Enter');
+    await w.log.getByText('(interrupted)', { exact: false }).waitFor();
+    expect(await w.log.getByText('(stopped)', { exact: false }).count()).toBe(1);
+    await w.problem.filter({ hasText: 'The provider did not answer. Please retry.' }).waitFor();
+    // The log shows its end, where the cut-off reply is.
+    expect(await w.log.evaluate((log) => log.scrollHeight - log.scrollTop - log.clientHeight)).toBeLessThan(2);
+    await shoot(page, 'widget-managed-interrupted');
+
     world.provider.respondWith(fakeReply.stream(['She knows:\n', '- Go\n- SQL\n\n', 'See [her site](https://ada.example/) now.']));
     await w.message.fill('What does she know?');
     await w.message.press('Enter');
@@ -365,7 +453,8 @@ describe.runIf(browserAvailable())('the widgets on another origin, in Chromium',
     expect(await link.getAttribute('rel')).toBe('noopener noreferrer');
     expect(await link.getAttribute('target')).toBe('_blank');
     expect(await w.log.locator('ul > li').allTextContents()).toEqual(['Go', 'SQL']);
-    expect(await w.chat.locator('[role=status][aria-live=polite]').textContent()).toBe('She knows:\n- Go\n- SQL\n\nSee [her site](https://ada.example/) now.');
+    // The live region says what the visitor reads, not the markdown's signs.
+    expect(await w.chat.locator('[role=status][aria-live=polite]').textContent()).toBe('She knows:\nGo\nSQL\nSee her site now.');
     await shoot(page, 'widget-managed-markdown');
     expectNoProblems(tab);
     await tab.context.close();
@@ -529,6 +618,7 @@ describe.runIf(browserAvailable())('the widgets on another origin, in Chromium',
       const w = managed(page);
       await w.launcher.click();
       await w.message.waitFor();
+      expect(await w.chat.getByText(FORGETFUL).isVisible()).toBe(true);
       expect(await w.embed().evaluate(() => { try { return sessionStorage.length; } catch (error) { return (error as Error).name; } })).toBe('SecurityError');
       await w.key.fill(KEY_CANARY);
       world.provider.respondWith(fakeReply.success('Ada built the first algorithm.'));
@@ -542,6 +632,10 @@ describe.runIf(browserAvailable())('the widgets on another origin, in Chromium',
       await w.message.waitFor();
       expect(await w.key.inputValue()).toBe('');
       expect(await w.log.getByText('Ada built the first algorithm.').count()).toBe(0);
+      // The visitor is told so, once, in the chat.
+      expect(await w.chat.getByText(FORGETFUL).count()).toBe(1);
+      expect(await w.chat.getByText(FORGETFUL).isVisible()).toBe(true);
+      await shoot(page, 'widget-managed-no-storage');
       await context.close();
     } finally {
       await strict.close();

@@ -62,6 +62,29 @@ export function renderMarkdown(text: string, doc: Document = document): Document
   return fragment;
 }
 
+/** The elements that end a line of a rendered reply. */
+const LINE_ENDS = new Set(['P', 'LI', 'PRE', 'BLOCKQUOTE', 'BR', 'HR']);
+
+/**
+ * A reply's words as a sighted reader reads them once rendered: no markdown signs, one line per
+ * paragraph, list item or line break. For a live region, which would read the signs out.
+ */
+export function replyText(text: string, doc: Document = document): string {
+  const lines = [''];
+  const walk = (node: Node) => {
+    for (const child of Array.from(node.childNodes)) {
+      if (child.nodeType === child.TEXT_NODE) lines[lines.length - 1] += child.textContent ?? '';
+      walk(child);
+      if (LINE_ENDS.has(child.nodeName)) lines.push('');
+    }
+  };
+  walk(renderMarkdown(text, doc));
+  return lines
+    .map((line) => line.trim())
+    .filter(Boolean)
+    .join('\n');
+}
+
 function appendTokens(parent: Node, tokens: Token[], doc: Document): void {
   for (const token of tokens) appendToken(parent, token, doc);
 }

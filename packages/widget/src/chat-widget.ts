@@ -5,8 +5,9 @@
  * host page says can become markup.
  */
 import { WIDGET_CSS } from './widget-css.ts';
-import { renderMarkdown } from './chat-reply.ts';
-import { adoptStyles, el, setAccent, widgetHost } from './widget-dom.ts';
+import { renderMarkdown, replyText } from './chat-reply.ts';
+import { tabStorage, type TabStorage } from './tab-storage.ts';
+import { adoptStyles, el, FULL_SCREEN, setAccent, widgetHost } from './widget-dom.ts';
 
 export interface Turn {
   role: 'user' | 'assistant';
@@ -74,6 +75,11 @@ export interface WidgetParts {
 export interface MountedWidget {
   open(): void;
   close(): void;
+  /**
+   * Focuses the dialog's first control (Close) or its last (Send): the managed widget's host page
+   * keeps Tab inside its frame while the frame covers the page.
+   */
+  focusEdge(edge: 'first' | 'last'): void;
   /** Updates the look (e.g. once the platform's configuration arrives). */
   setLook(look: Partial<Look>): void;
   destroy(): void;
@@ -85,26 +91,8 @@ export const LEAD_AFTER_REPLIES = 2;
 const DEFAULT_LOADING = ['Thinking…'];
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-const storage = {
-  get(key: string): string | null {
-    try {
-      return window.sessionStorage.getItem(key);
-    } catch {
-      return null;
-    }
-  },
-  set(key: string, value: string | null) {
-    try {
-      if (value) window.sessionStorage.setItem(key, value);
-      else window.sessionStorage.removeItem(key);
-    } catch {
-      // Storage refused (private mode, quota): the widget still works for this page view.
-    }
-  },
-};
-
 /** The saved transcript, trusted only as far as its shape: anything else starts afresh. */
-const loadTurns = (key: string): Turn[] => {
+const loadTurns = (storage: TabStorage, key: string): Turn[] => {
   try {
     const parsed: unknown = JSON.parse(storage.get(key) ?? '[]');
     if (!Array.isArray(parsed)) return [];
@@ -128,7 +116,8 @@ let instances = 0;
 export const renderChatWidget = (parts: WidgetParts): MountedWidget => {
   const id = `careerbot-${++instances}`;
   let look: Look = { ...parts.look };
-  let turns = loadTurns(parts.transcriptKey);
+  const storage = tabStorage();
+  let turns = loadTurns(storage, parts.transcriptKey);
   let waiting = false;
   let lastProblem: (Problem & { question: string }) | null = null;
   let leadOffered = false;
@@ -149,6 +138,10 @@ export const renderChatWidget = (parts: WidgetParts): MountedWidget => {
   const avatar = el('img', { class: 'avatar', alt: '', width: '40', height: '40' });
   const closeButton = el('button', { type: 'button', class: 'close', 'aria-label': 'Close chat' }, '×');
   const header = el('div', { class: 'header' }, avatar, el('div', { class: 'who' }, title, headline), closeButton);
+
+  // Said once, where the chat starts: without storage, nothing survives a reload.
+  const forgetful = el('p', { class: 'notice', hidden: '' }, 'Your browser keeps nothing from this chat: reloading the page starts over.');
+  const renderKept = () => (forgetful.hidden = storage.kept);
 
   const keyInput = el('input', { id: `${id}-key`, type: 'password', autocomplete: 'off', spellcheck: 'false' });
   const endpointInput = el('input', { id: `${id}-endpoint`, type: 'url', autocomplete: 'off' });
@@ -204,6 +197,7 @@ export const renderChatWidget = (parts: WidgetParts): MountedWidget => {
     'div',
     { id: `${id}-dialog`, class: 'dialog', role: 'dialog', 'aria-modal': 'false', 'aria-labelledby': title.id, hidden: '' },
     header,
+    forgetful,
     keyBox,
     log,
     announcer,
@@ -328,15 +322,21 @@ export const renderChatWidget = (parts: WidgetParts): MountedWidget => {
     if (answer.ok && 'stream' in answer) {
       const streamed = await readStream(answer.stream, stop.signal);
       if (streamed.broken && answer.broken) lastProblem = { ...answer.broken, question };
-      reply = streamed.text.trim() ? streamed.text + (streamed.whole ? '' : ' (stopped)') : '';
+      // The visitor's Stop and the provider's failure midway read differently (as on the owner's pages).
+      const cut = streamed.broken ? ' (interrupted)' : ' (stopped)';
+      reply = streamed.text.trim() ? streamed.text + (streamed.whole ? '' : cut) : '';
       if (!reply) answer = { ok: false, ...(answer.broken ?? { text: 'The bot gave no answer. Please retry.', retry: true }) };
     }
     stopper = null;
     setBusy(false);
     if (answer.ok) {
-      announcer.textContent = reply;
+      // What the visitor reads, not the markdown's signs.
+      announcer.textContent = replyText(reply);
       turns = [...turns, { role: 'assistant', content: reply }];
       storage.set(parts.transcriptKey, JSON.stringify(turns));
+      renderKept();
+      // The problem first (a reply cut off keeps its words and says why): the log, shorter, then scrolls to its end.
+      renderProblem();
       renderLog(null);
       try {
         parts.afterTurn?.(turns);
@@ -344,7 +344,6 @@ export const renderChatWidget = (parts: WidgetParts): MountedWidget => {
         // Saving the transcript elsewhere never breaks the chat.
       }
       offerLead();
-      renderProblem();
       messageInput.focus();
       return;
     }
@@ -380,10 +379,22 @@ export const renderChatWidget = (parts: WidgetParts): MountedWidget => {
 
   launcher.addEventListener('click', () => (dialog.hidden ? open() : close()));
   closeButton.addEventListener('click', close);
+  // On the page (not framed), below 480 px the dialog covers it: modal, and Tab wraps inside it.
+  // Framed, the host page's dialog is the modal one.
+  const fullScreen = parts.framed ? null : window.matchMedia(FULL_SCREEN);
+  const renderModal = () => dialog.setAttribute('aria-modal', String(fullScreen?.matches ?? false));
+  fullScreen?.addEventListener('change', renderModal);
+  renderModal();
   dialog.addEventListener('keydown', (event) => {
     if (event.key === 'Escape') {
       event.stopPropagation();
       close();
+    } else if (event.key === 'Tab' && fullScreen?.matches) {
+      // Tab from Send wraps to Close, Shift+Tab from Close to Send.
+      const [leaving, wrapTo] = event.shiftKey ? [closeButton, sendButton] : [sendButton, closeButton];
+      if (root.activeElement !== leaving) return;
+      event.preventDefault();
+      wrapTo.focus();
     }
   });
   form.addEventListener('submit', (event) => {
@@ -425,6 +436,7 @@ export const renderChatWidget = (parts: WidgetParts): MountedWidget => {
 
   renderLook();
   renderLog(null);
+  renderKept();
   if (turns.some((turn) => turn.role === 'assistant')) offerLead();
   (parts.container ?? document.body).append(host);
   if (parts.framed) dialog.hidden = false;
@@ -432,6 +444,7 @@ export const renderChatWidget = (parts: WidgetParts): MountedWidget => {
   return {
     open,
     close,
+    focusEdge: (edge) => (edge === 'first' ? closeButton : sendButton).focus(),
     setLook(next) {
       look = { ...look, ...next };
       renderLook();

@@ -7,7 +7,9 @@
  *
  * The host page's script (managed-embed.ts) draws the launcher and the frame. They speak by
  * postMessage, each checking the other's origin and window, and say nothing secret: the frame
- * says `ready` and `close`, the host page says `open` (move focus into the chat).
+ * says `ready` and `close`, the host page says `open` (move focus into the chat), and, while the
+ * frame covers the page, `focus-first` and `focus-last` when Tab leaves the frame at one end (the
+ * focus wraps to the chat's other end).
  */
 import { renderChatWidget, type Answer } from './chat-widget.ts';
 import { answerFrom, STREAMING, UNREACHABLE } from './chat-answer.ts';
@@ -87,7 +89,10 @@ const start = (view: unknown) => {
   });
   window.addEventListener('message', (event) => {
     if (event.source !== window.parent || event.origin !== host) return;
-    if (own(event.data, 'type') === 'careerbot:open') widget.open();
+    const type = own(event.data, 'type');
+    if (type === 'careerbot:open') widget.open();
+    else if (type === 'careerbot:focus-first') widget.focusEdge('first');
+    else if (type === 'careerbot:focus-last') widget.focusEdge('last');
   });
   toHost('ready');
 };

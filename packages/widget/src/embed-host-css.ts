@@ -1,6 +1,9 @@
+import { FULL_SCREEN } from './widget-dom.ts';
+
 /**
  * The managed embed's stylesheet on the host page: the launcher, and the dialog that holds the
- * chat's frame. Below 480 px the dialog takes the whole screen and the launcher steps aside.
+ * chat's frame. At full screen the launcher steps aside, and the dialog's edges (focusable spans
+ * either side of the frame) take the focus that leaves the frame, to send it back in.
  */
 export const EMBED_HOST_CSS = `
 :host {
@@ -26,8 +29,10 @@ export const EMBED_HOST_CSS = `
   border: 1px solid #d5dbe3; border-radius: 14px; box-shadow: 0 12px 40px rgba(0, 0, 0, 0.25); overflow: hidden; background: #ffffff;
 }
 iframe { display: block; width: 100%; height: 100%; border: 0; }
-@media (max-width: 479px) {
+.edge { display: none; }
+@media ${FULL_SCREEN} {
   .dialog { inset: 0; width: 100%; height: 100%; border-radius: 0; border: 0; }
   :host([data-open]) .launcher { display: none; }
+  .edge { display: block; position: absolute; width: 1px; height: 1px; overflow: hidden; clip-path: inset(50%); }
 }
 `;

@@ -8,11 +8,13 @@
  * and the chat requests live on the platform's origin, so no script of the host page can read
  * them. This script holds nothing secret. It speaks to the frame by postMessage, only with the
  * platform's origin and only with its own frame: `open` (move focus into the chat) one way,
- * `ready` and `close` the other; focus comes back to the launcher on close. An unknown or
+ * `ready` and `close` the other; focus comes back to the launcher on close. At full screen the
+ * dialog is modal: Tab leaving the frame at one end lands on the dialog's edge there, and the
+ * host says `focus-first` or `focus-last` so the chat takes it at its other end. An unknown or
  * inactive bot renders nothing and says so once in the console.
  */
 import { own, text } from './json-fields.ts';
-import { adoptStyles, el, setAccent, widgetHost } from './widget-dom.ts';
+import { adoptStyles, el, FULL_SCREEN, setAccent, widgetHost } from './widget-dom.ts';
 import { EMBED_HOST_CSS } from './embed-host-css.ts';
 
 const script =
@@ -52,14 +54,33 @@ const start = async (tag: HTMLScriptElement) => {
 
   let frame: HTMLIFrameElement | null = null;
   let ready = false;
-  const toFrame = (type: 'open') => frame?.contentWindow?.postMessage({ type: `careerbot:${type}` }, platform);
+  const toFrame = (type: 'open' | 'focus-first' | 'focus-last') => frame?.contentWindow?.postMessage({ type: `careerbot:${type}` }, platform);
+
+  // Covering the page, the dialog is modal; beside it, the host page stays in reach.
+  const fullScreen = window.matchMedia(FULL_SCREEN);
+  const renderModal = () => dialog.setAttribute('aria-modal', String(fullScreen.matches));
+  fullScreen.addEventListener('change', renderModal);
+  renderModal();
+  /** Focusable at full screen only (the stylesheet hides it otherwise): the focus that lands here goes back into the chat. */
+  const edge = (wrapTo: 'first' | 'last') => {
+    const span = el('span', { class: 'edge', tabindex: '0' });
+    span.addEventListener('focus', () => {
+      if (!frame || !ready) return;
+      frame.focus();
+      toFrame(`focus-${wrapTo}`);
+    });
+    return span;
+  };
+  // Shift+Tab from the chat's first control lands before the frame; Tab from its last, after it.
+  const before = edge('last');
+  dialog.append(before, edge('first'));
 
   const open = () => {
     if (!frame) {
       // Made at the first open: a visitor who never chats loads no chat.
       const src = `${platform}/embed/${encodeURIComponent(botId)}?host=${encodeURIComponent(location.origin)}`;
       frame = el('iframe', { src, title: `Chat with ${name}`, referrerpolicy: 'origin' });
-      dialog.append(frame);
+      before.after(frame);
     }
     dialog.hidden = false;
     launcher.setAttribute('aria-expanded', 'true');

@@ -1,3 +1,5 @@
+import { FULL_SCREEN } from './widget-dom.ts';
+
 /**
  * The widget's stylesheet, adopted by its shadow root. `:host` resets everything the page
  * could pass down by inheritance; the page's own rules cannot match inside the shadow root.
@@ -47,6 +49,7 @@ button, input, textarea { font: inherit; color: inherit; }
   width: 40px; height: 40px; border: 0; border-radius: 50%; background: rgba(255, 255, 255, 0.18);
   color: var(--accent-ink); font-size: 24px; line-height: 1; cursor: pointer;
 }
+.notice { margin: 10px 14px 0; font-size: 13px; color: var(--muted); }
 .key { padding: 10px 14px 0; }
 .key:empty { display: none; }
 label { display: block; font-weight: 600; font-size: 13px; margin: 6px 0 4px; }
@@ -86,7 +89,7 @@ textarea { resize: none; }
   min-height: 40px; padding: 8px 14px; border: 0; border-radius: 8px; background: var(--accent);
   color: var(--accent-ink); font-weight: 600; cursor: pointer;
 }
-@media (max-width: 479px) {
+@media ${FULL_SCREEN} {
   .dialog { inset: 0; width: 100%; max-height: none; height: 100%; border-radius: 0; border: 0; }
   :host([data-open]) .launcher { display: none; }
 }

@@ -4,6 +4,9 @@
  * and the accent colour with an ink that reads on it.
  */
 
+/** Below 480 px a widget's dialog takes the whole screen, and is modal. */
+export const FULL_SCREEN = '(max-width: 479px)';
+
 /** `document.createElement` with attributes and children; text children become text nodes. */
 export const el = <K extends keyof HTMLElementTagNameMap>(
   tag: K,
