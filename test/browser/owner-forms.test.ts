@@ -12,6 +12,7 @@ import {
   shoot,
   signInThroughPages,
   startPagesWorld,
+  tabOfOwnerWithBot,
   type PagesWorld,
 } from '../support/pages.ts';
 
@@ -217,13 +218,7 @@ describe.runIf(browserAvailable())('sign-in, register, the bot editor and settin
     await tab.context.close();
   });
 
-  /** A new owner, signed in, whose bot is saved. */
-  const ownerWithBot = async (width: 'phone' | 'desktop', questions: string[] = []) => {
-    const tab = await openTab(world, width);
-    await registerThroughPages(tab.page, newOwner(width));
-    await saveBotThroughEditor(tab.page, { name: 'Ada', context: 'Ada wrote the first algorithm.', questions });
-    return tab;
-  };
+  const ownerWithBot = (width: 'phone' | 'desktop', questions: string[] = []) => tabOfOwnerWithBot(world, width, { name: 'Ada', context: 'Ada wrote the first algorithm.', questions });
 
   it('at 375 px the switch keeps its knob, a question keeps its width, and the questions have the import box’s padding', async () => {
     const tab = await ownerWithBot('phone', ['What did Ada build, and for whom did she write the notes?', 'Who did she work with?']);
