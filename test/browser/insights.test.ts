@@ -84,7 +84,7 @@ describe.runIf(browserAvailable())('the insights page, in Chromium', () => {
     for (const path of ['/dashboard/conversations', '/dashboard/leads']) {
       await page.goto(path);
       await page.getByText('Chats on your public page and in the managed widget are not recorded.', { exact: false }).waitFor();
-      expect(await page.getByRole('link', { name: 'Bot tokens' }).last().getAttribute('href')).toBe('/dashboard/tokens');
+      expect(await page.getByRole('link', { name: 'Set up a self-hosted widget' }).getAttribute('href')).toBe('/dashboard/tokens');
       await shoot(page, `empty-${path.split('/').at(-1)}`);
     }
     await page.goto('/');

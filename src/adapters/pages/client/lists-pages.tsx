@@ -10,8 +10,8 @@ const PAGE_SIZE = 20;
 const RecordedBy = (p: { what: 'Conversations' | 'Leads' }) => (
   <p class="muted">
     {p.what} are saved here only by a self-hosted widget or runtime, with a bot token. Chats on your public page and in the managed
-    widget are not recorded. To set one up, switch to self-hosted in <a href="/dashboard/settings">Settings</a>, then create a token
-    in <a href="/dashboard/tokens">Bot tokens</a>: the <a href="/dashboard">Overview</a> shows the steps.
+    widget are not recorded. <a href="/dashboard/tokens">Set up a self-hosted widget</a>: create a token, choose self-hosted as the
+    deployment mode in Settings, and the overview shows the steps.
   </p>
 );
 
