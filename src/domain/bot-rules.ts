@@ -12,6 +12,9 @@ export const DEFAULT_THEME_COLOR = '#4f46e5';
 /** Chat and the v1 conversation and lead endpoints; the owner may override them per bot. */
 export const DEFAULT_RATE_LIMITS = { perMinute: 10, perDay: 50 } as const;
 
+/** The highest limits an owner may set. */
+export const MAX_RATE_LIMITS = { perMinute: 1_000, perDay: 100_000 } as const;
+
 /** A visitor's chat message, in code points (after trimming): longer ones are refused at the edge. */
 export const CHAT_MESSAGE_MAX_CHARS = 8_000;
 

@@ -191,6 +191,19 @@ describe.runIf(browserAvailable())('every page at 375 and 1440 px: screenshots a
     await keyboard.press('Escape');
     await expect.poll(() => panel.count()).toBe(0);
     expect(await bell.evaluate((element) => element === document.activeElement)).toBe(true);
+    // Esc closes it from anywhere, here from the bell itself, and Tab past it closes it too.
+    await keyboard.press('Enter');
+    await panel.waitFor();
+    await keyboard.press('Shift+Tab');
+    expect(await bell.evaluate((element) => element === document.activeElement)).toBe(true);
+    expect(await panel.count()).toBe(1);
+    await keyboard.press('Escape');
+    await expect.poll(() => panel.count()).toBe(0);
+    expect(await bell.evaluate((element) => element === document.activeElement)).toBe(true);
+    await keyboard.press('Enter');
+    await panel.waitFor();
+    for (let step = 0; step < 20 && (await page.evaluate(() => !!document.activeElement?.closest('.bell'))); step++) await keyboard.press('Tab');
+    await expect.poll(() => panel.count()).toBe(0);
 
     await page.goto('/dashboard/tokens');
     await tabTo(page, page.getByLabel('Token name'));

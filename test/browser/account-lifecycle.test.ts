@@ -36,6 +36,12 @@ describe.runIf(browserAvailable())('an owner recovers, changes, inspects and lea
     // A fresh browser: the password is forgotten.
     const tab = await openTab(world, 'desktop');
     const { page } = tab;
+    // A reset page reached with no token says at once that the link is no good, and where to get one.
+    await page.goto('/reset-password');
+    await page.getByText('This link is invalid, used or expired.').waitFor();
+    expect(await page.getByLabel('New password').count()).toBe(0);
+    expect(await page.getByRole('link', { name: 'Ask for a new link' }).getAttribute('href')).toBe('/forgot-password');
+    await shoot(page, 'reset-password-no-token');
     await page.goto('/login');
     await page.getByRole('link', { name: 'Forgot your password?' }).click();
     await page.waitForURL('**/forgot-password');
@@ -60,6 +66,17 @@ describe.runIf(browserAvailable())('an owner recovers, changes, inspects and lea
     await page.getByRole('link', { name: 'Account' }).click();
     await page.waitForURL('**/dashboard/account');
     await page.getByRole('cell', { name: 'This browser' }).waitFor();
+    // A wrong current password is said next to that field.
+    const passwordForm = page.getByRole('form', { name: 'Password' });
+    await passwordForm.getByLabel('Current password').fill('not my password');
+    await passwordForm.getByLabel('New password').fill('another new passphrase');
+    await passwordForm.getByRole('button', { name: 'Change the password' }).click();
+    const currentPassword = passwordForm.getByLabel('Current password');
+    await expect.poll(() => currentPassword.getAttribute('aria-invalid')).toBe('true');
+    const describedBy = (await currentPassword.getAttribute('aria-describedby')) ?? '';
+    expect(await page.locator(`[id="${describedBy}"]`).textContent()).toBe('The current password is wrong');
+    expect(await passwordForm.getByRole('alert').count()).toBe(0);
+    await shoot(page, 'account-wrong-password');
     const newEmail = `moved-${owner.email}`;
     const emailForm = page.getByRole('form', { name: 'E-mail address' });
     await emailForm.getByLabel('New e-mail address').fill(newEmail);

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserAvailable } from '@careerbot/testkit/browser';
-import { axeViolations, botIdOnOverview, expectNoProblems, newOwner, openTab, registerThroughPages, saveBotThroughEditor, shoot, startPagesWorld, type PagesWorld } from '../support/pages.ts';
+import { axeViolations, botIdOnOverview, expectNoProblems, newOwner, openTab, registerThroughPages, saveBotThroughEditor, shoot, startPagesWorld, tabOfOwnerWithBot, type PagesWorld } from '../support/pages.ts';
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 
@@ -72,5 +72,25 @@ describe.runIf(browserAvailable())('the insights page, in Chromium', () => {
     await setup.page.waitForURL(`**/dashboard/conversations/${firstId}`);
     await setup.page.getByText('Is Grace open to remote roles?').first().waitFor();
     await setup.context.close();
+  });
+
+  it('a bot with no chats yet: no made-up highest day, and the lists say only a self-hosted widget records chats and leads', async () => {
+    const tab = await tabOfOwnerWithBot(world, 'desktop', { name: 'Grace Hopper', context: 'Grace wrote the first compiler.' });
+    const { page } = tab;
+    await page.goto('/dashboard/insights');
+    await page.getByRole('heading', { name: 'What visitors ask first' }).waitFor();
+    await page.locator('.chart figcaption').first().waitFor();
+    expect(await page.locator('.chart figcaption').allTextContents()).not.toContainEqual(expect.stringContaining('highest'));
+    for (const path of ['/dashboard/conversations', '/dashboard/leads']) {
+      await page.goto(path);
+      await page.getByText('Chats on your public page and in the managed widget are not recorded.', { exact: false }).waitFor();
+      expect(await page.getByRole('link', { name: 'Set up a self-hosted widget' }).getAttribute('href')).toBe('/dashboard/tokens');
+      await shoot(page, `empty-${path.split('/').at(-1)}`);
+    }
+    await page.goto('/');
+    expect(await page.locator('main').textContent()).not.toContain('collects their details');
+    expect(await page.locator('main').textContent()).not.toContain('Visitors bring their own key.');
+    expectNoProblems(tab);
+    await tab.context.close();
   });
 });

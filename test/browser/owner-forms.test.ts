@@ -3,13 +3,16 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { browserAvailable } from '@careerbot/testkit/browser';
 import { awayFromWindowEnd, SIGN_IN_WINDOW_MS } from '../support/windows.ts';
 import {
+  botIdOnOverview,
   expectNoProblems,
   newOwner,
   openTab,
   registerThroughPages,
   saveBotThroughEditor,
+  shoot,
   signInThroughPages,
   startPagesWorld,
+  tabOfOwnerWithBot,
   type PagesWorld,
 } from '../support/pages.ts';
 
@@ -19,6 +22,19 @@ const fieldError = (page: Page, label: string) =>
     const ids = (input.getAttribute('aria-describedby') ?? '').split(' ').filter((id) => id.endsWith('-error'));
     return ids.map((id) => document.getElementById(id)?.textContent ?? '').join(' ');
   });
+
+/** Each error shown for a field, one per line of its list (or its one paragraph). */
+const fieldErrorItems = (page: Page, label: string) =>
+  page.getByLabel(label, { exact: true }).evaluate((input) => {
+    const ids = (input.getAttribute('aria-describedby') ?? '').split(' ').filter((id) => id.endsWith('-error'));
+    return ids.flatMap((id) => {
+      const box = document.getElementById(id);
+      const items = box?.querySelectorAll('li');
+      return items?.length ? [...items].map((item) => item.textContent ?? '') : [box?.textContent ?? ''];
+    });
+  });
+
+const PASSWORD_HINT = '8 to 72 bytes: up to 72 plain letters, fewer with accents or emoji.';
 
 describe.runIf(browserAvailable())('sign-in, register, the bot editor and settings, in Chromium', () => {
   let world: PagesWorld;
@@ -36,6 +52,9 @@ describe.runIf(browserAvailable())('sign-in, register, the bot editor and settin
     await page.waitForURL('**/login');
 
     await page.goto('/register');
+    // The hint says what is enforced (bytes), and there is a way back home.
+    expect(await page.getByText(PASSWORD_HINT).count()).toBe(1);
+    expect(await page.getByRole('link', { name: 'Career Bot home' }).getAttribute('href')).toBe('/');
     await page.getByLabel('Username').fill('x');
     await page.getByLabel('E-mail').fill('not-an-email');
     await page.getByLabel('Password').fill('short');
@@ -121,6 +140,8 @@ describe.runIf(browserAvailable())('sign-in, register, the bot editor and settin
     expect(await add.isDisabled()).toBe(false);
 
     expect(await page.getByText('Default for OpenAI: gpt-4o-mini.').count()).toBe(1);
+    // With no key of the owner's saved, visitors bring theirs (owner-key.test.ts shows the other case).
+    expect(await page.getByText('Visitors chat with their own key for this provider, unless you save your own key in Settings.').count()).toBe(1);
     await page.getByLabel('LLM provider').selectOption({ label: 'Anthropic' });
     await page.getByText(/^Default for Anthropic: claude/).waitFor();
     await page.getByLabel('LLM provider').selectOption({ label: 'Azure OpenAI' });
@@ -129,7 +150,9 @@ describe.runIf(browserAvailable())('sign-in, register, the bot editor and settin
     await page.getByLabel('Name', { exact: true }).fill('Ada Lovelace');
     await page.getByRole('button', { name: 'Save bot' }).click();
     await page.getByText('Please correct the fields marked above.').waitFor();
-    expect(await fieldError(page, 'Career context')).not.toBe('');
+    // Over the limit, one message says so: the counter, not the API's same words besides.
+    expect(await page.getByText('2 characters over the 50,000 limit.').count()).toBe(1);
+    expect(await fieldError(page, 'Career context')).toBe('');
     expect(await page.getByLabel('Career context').getAttribute('aria-invalid')).toBe('true');
     await context.fill('Ada wrote the first algorithm.');
     await page.getByRole('button', { name: 'Save bot' }).click();
@@ -174,7 +197,67 @@ describe.runIf(browserAvailable())('sign-in, register, the bot editor and settin
     await page.getByLabel('Messages per minute').fill('0');
     await page.getByRole('button', { name: 'Save settings' }).click();
     await page.getByText('Some settings were not saved', { exact: false }).waitFor();
-    expect(await fieldError(page, 'Messages per minute')).not.toBe('');
+    expect(await fieldError(page, 'Messages per minute')).toBe('Must be at least 1');
+    expect(await fieldError(page, 'Messages per day')).toBe('');
+
+    // Both limits wrong: each field says its own, though the API lists them together.
+    await page.getByLabel('Messages per minute').fill('-5');
+    await page.getByLabel('Use the default (50)').uncheck();
+    await page.getByLabel('Messages per day').fill('99999999999');
+    // Two bad sites: one error each, apart.
+    await page.getByLabel('Sites allowed to embed the chat').fill('not a site\nftp://files.example.com');
+    await page.getByRole('button', { name: 'Save settings' }).click();
+    await expect.poll(() => fieldError(page, 'Messages per day')).toBe('Must be at most 100000');
+    expect(await fieldError(page, 'Messages per minute')).toBe('Must be at least 1');
+    const sites = await fieldErrorItems(page, 'Sites allowed to embed the chat');
+    expect(sites).toHaveLength(2);
+    expect(sites[0]).toMatch(/^Site 1 /);
+    expect(sites[1]).toMatch(/^Site 2 /);
+    await shoot(page, 'settings-errors');
+    expectNoProblems(tab);
+    await tab.context.close();
+  });
+
+  const ownerWithBot = (width: 'phone' | 'desktop', questions: string[] = []) => tabOfOwnerWithBot(world, width, { name: 'Ada', context: 'Ada wrote the first algorithm.', questions });
+
+  it('at 375 px the switch keeps its knob, a question keeps its width, and the questions have the import box’s padding', async () => {
+    const tab = await ownerWithBot('phone', ['What did Ada build, and for whom did she write the notes?', 'Who did she work with?']);
+    const { page } = tab;
+    await botIdOnOverview(page);
+    const track = page.getByRole('switch', { name: 'Bot active' }).locator('.switch-track');
+    expect(await track.evaluate((element) => element.getBoundingClientRect().width)).toBeGreaterThanOrEqual(41);
+    await shoot(page, 'overview-switch');
+
+    await page.goto('/dashboard/bot');
+    const question = page.getByLabel('Question 1');
+    await question.waitFor();
+    const form = await page.locator('form.editor').evaluate((element) => element.getBoundingClientRect().width);
+    expect(await question.evaluate((element) => element.getBoundingClientRect().width)).toBeGreaterThan(form * 0.7);
+    const padding = (selector: string) => page.locator(selector).evaluate((element) => getComputedStyle(element).paddingLeft);
+    expect(await padding('fieldset.questions')).toBe(await padding('fieldset.cv-import'));
+    expect(await padding('fieldset.questions')).not.toBe('0px');
+    await page.getByRole('button', { name: 'Remove question 1' }).scrollIntoViewIfNeeded();
+    await shoot(page, 'editor-questions');
+    expectNoProblems(tab);
+    await tab.context.close();
+  });
+
+  it('a long token name breaks, and the dates beside it keep one line', async () => {
+    const tab = await ownerWithBot('desktop');
+    const { page } = tab;
+    await page.goto('/dashboard/tokens');
+    await page.getByLabel('Token name').fill(`Portfolio ${'x'.repeat(60)}`);
+    await page.getByRole('button', { name: 'Create token' }).click();
+    const created = page.getByRole('row').nth(1).getByRole('cell').nth(2);
+    await created.waitFor();
+    // The cell is as tall as its row; its words' own box is one line high.
+    const lines = await created.evaluate((cell) => {
+      const words = document.createRange();
+      words.selectNodeContents(cell);
+      return words.getBoundingClientRect().height / parseFloat(getComputedStyle(cell).lineHeight);
+    });
+    expect(lines).toBeLessThan(1.5);
+    await shoot(page, 'tokens-long-name');
     expectNoProblems(tab);
     await tab.context.close();
   });

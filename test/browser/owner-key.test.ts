@@ -48,6 +48,11 @@ describe.runIf(browserAvailable())('answering with the owner’s key, in Chromiu
     await page.reload();
     expect(await pageContents(page)).not.toContain(OWNER_KEY);
     expect(await page.getByRole('region', { name: 'Answer with my key' }).getByText(`…${OWNER_KEY.slice(-4)}`).count()).toBe(1);
+    // The editor's provider hint no longer says visitors need their own key.
+    await page.goto('/dashboard/bot');
+    await page.getByText('Your saved key answers visitors for this provider; they may still use their own.').waitFor();
+    await page.getByLabel('LLM provider').selectOption({ label: 'Anthropic' });
+    await page.getByText('Visitors chat with their own key for this provider, unless you save your own key in Settings.').waitFor();
 
     // A recruiter on the public page: no key field in sight, and a reply.
     const recruiter = await openTab(world, 'phone');

@@ -67,9 +67,24 @@ describe.runIf(browserAvailable())('streamed replies on the platform’s chat su
     await log.getByText('sentence one of', { exact: false }).first().waitFor();
     await tab.page.getByRole('button', { name: 'Stop' }).click();
     await log.getByText('(stopped)').waitFor();
+    expect(await log.getByText('(interrupted)').count()).toBe(0);
     await expect.poll(() => world.provider.streamsClosedByClient, { timeout: 3000 }).toBe(1);
     expect(await log.textContent()).not.toContain('sentence sixteen');
     expectNoProblems(tab);
+    await tab.context.close();
+  });
+
+  it('a reply the provider cuts off midway is marked (interrupted), not (stopped) as if the visitor had pressed Stop', async () => {
+    const tab = await openSurface('public page');
+    world.provider.reset();
+    world.provider.respondWith(fakeReply.stream(SLOW_SENTENCES, { chunkDelayMs: 50, breakAfter: 3 }));
+    await ask(tab, 'What did Ada write?');
+    const log = tab.page.getByRole('log', { name: 'Conversation' });
+    await log.getByText('(interrupted)').waitFor();
+    expect(await log.textContent()).toContain('sentence one of');
+    expect(await log.getByText('(stopped)').count()).toBe(0);
+    await tab.page.getByRole('alert').waitFor();
+    await shoot(tab.page, 'streaming-interrupted');
     await tab.context.close();
   });
 
@@ -85,6 +100,9 @@ describe.runIf(browserAvailable())('streamed replies on the platform’s chat su
     expect(await link.getAttribute('href')).toBe('https://ada.example/work');
     expect(await link.getAttribute('target')).toBe('_blank');
     expect(await link.getAttribute('rel')).toBe('noopener noreferrer');
+    // The live region reads what the eye reads, not the markdown's asterisks and dashes.
+    await tab.page.getByRole('button', { name: 'Send' }).waitFor();
+    expect(await tab.page.locator('[role=status][aria-live=polite]').first().textContent()).toBe('She knows three things well: Go SQL payments See her site for more.');
     await shoot(tab.page, 'streaming-markdown');
     expectNoProblems(tab);
     await tab.context.close();

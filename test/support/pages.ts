@@ -155,6 +155,14 @@ export const saveBotThroughEditor = async (page: Page, bot: BotFieldsInput): Pro
   return (await status.textContent()) ?? '';
 };
 
+/** A fresh browser with a new owner, signed in, whose bot is saved through the editor. */
+export const tabOfOwnerWithBot = async (world: PagesWorld, width: Width, bot: BotFieldsInput): Promise<Tab> => {
+  const tab = await openTab(world, width);
+  await registerThroughPages(tab.page, newOwner(width));
+  await saveBotThroughEditor(tab.page, bot);
+  return tab;
+};
+
 /** The id of the signed-in owner's bot, read from the share link on the overview. */
 export const botIdOnOverview = async (page: Page): Promise<string> => {
   await page.goto('/dashboard');

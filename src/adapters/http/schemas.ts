@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CHAT_MESSAGE_MAX_CHARS } from '../../domain/bot-rules.ts';
+import { CHAT_MESSAGE_MAX_CHARS, MAX_RATE_LIMITS } from '../../domain/bot-rules.ts';
 import { decodeCursor } from '../../domain/pagination.ts';
 import { MAX_EMBED_ORIGINS, parseEmbedOrigin } from '../../domain/embed-origins.ts';
 import { DEPLOYMENT_MODES, LLM_PROVIDERS, PERSONALITIES } from '../../domain/types.ts';
@@ -151,8 +151,8 @@ export const botSettingsBody = z.object(
     rateLimits: z
       .object(
         {
-          perMinute: rateLimit(1_000).meta({ description: 'Requests per minute; null restores the default (10)' }),
-          perDay: rateLimit(100_000).meta({ description: 'Requests per day; null restores the default (50)' }),
+          perMinute: rateLimit(MAX_RATE_LIMITS.perMinute).meta({ description: 'Requests per minute; null restores the default (10)' }),
+          perDay: rateLimit(MAX_RATE_LIMITS.perDay).meta({ description: 'Requests per day; null restores the default (50)' }),
         },
         { error: 'Expected an object' },
       )

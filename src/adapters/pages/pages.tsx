@@ -92,7 +92,7 @@ export const PAGES: PageEntry[] = [
     data: ['overview', 'ownerKey', 'tokens'],
     render: (p) => <OverviewPage origin={p.origin ?? ''} initial={p.overview} ownerKey={p.ownerKey} tokens={p.tokens?.tokens} />,
   },
-  { name: 'bot', path: '/dashboard/bot', title: 'Your bot', nav: 'Your bot', access: 'owner', data: ['overview'], render: (p) => <BotEditorPage initial={p.overview} /> },
+  { name: 'bot', path: '/dashboard/bot', title: 'Your bot', nav: 'Your bot', access: 'owner', data: ['overview', 'ownerKey'], render: (p) => <BotEditorPage initial={p.overview} ownerKey={p.ownerKey} /> },
   { name: 'try', path: '/dashboard/try', title: 'Try your bot', nav: 'Try your bot', access: 'owner', data: ['overview'], render: (p) => <TryPage initial={p.overview} /> },
   {
     name: 'conversations',

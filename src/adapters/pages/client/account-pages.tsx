@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, fieldErrors, formatDate, NETWORK_ERROR, waitWords, type ApiAnswer } from './api.ts';
-import { Alert, Field } from './fields.tsx';
+import { Alert, Field, PASSWORD_HINT } from './fields.tsx';
 
 type Status = { kind: 'success' | 'error' | 'info'; text: string } | null;
 
@@ -17,13 +17,19 @@ const useLinkToken = () => {
   return token;
 };
 
-/** Runs a form's request with its busy state, field errors and message; `done` words a success. */
+/** The account API's refusals that are about one field, by the sentence it answers (see the contract). */
+const WRONG_PASSWORD = 'The current password is wrong';
+
+/**
+ * Runs a form's request with its busy state, field errors and message; `done` words a success.
+ * `on.conflict`: the field a 409 is said on (a taken e-mail address, as register says it);
+ * `on.errors`: the field each refusal sentence is said on, next to its input.
+ */
 const useForm = () => {
   const [busy, setBusy] = useState(false);
   const [errors, setErrors] = useState<Record<string, string[]>>({});
   const [status, setStatus] = useState<Status>(null);
-  /** `conflictField`: the field a 409 is said on (a taken e-mail address, as register says it). */
-  const run = async (request: () => Promise<ApiAnswer>, done: (answer: ApiAnswer) => Status | void, conflictField?: string) => {
+  const run = async (request: () => Promise<ApiAnswer>, done: (answer: ApiAnswer) => Status | void, on: { conflict?: string; errors?: Record<string, string> } = {}) => {
     setBusy(true);
     setErrors({});
     setStatus(null);
@@ -34,8 +40,10 @@ const useForm = () => {
         if (next) setStatus(next);
       } else if (answer.status === 429) {
         setStatus({ kind: 'error', text: `Too many requests. Wait ${waitWords(Number(answer.headers.get('retry-after') ?? 60))} before you try again.` });
-      } else if (answer.status === 409 && conflictField) {
-        setErrors({ [conflictField]: [answer.body?.error ?? 'Taken'] });
+      } else if (answer.status === 409 && on.conflict) {
+        setErrors({ [on.conflict]: [answer.body?.error ?? 'Taken'] });
+      } else if (answer.body?.error && on.errors?.[answer.body.error]) {
+        setErrors({ [on.errors[answer.body.error]!]: [answer.body.error] });
       } else if (answer.body?.details) {
         setErrors(fieldErrors(answer));
       } else {
@@ -96,6 +104,17 @@ export const ResetPasswordPage = () => {
       () => setDone(true),
     );
   };
+  if (token === '') {
+    return (
+      <main class="narrow">
+        <h1>Choose a new password</h1>
+        <Alert>This link is invalid, used or expired.</Alert>
+        <p>
+          <a href="/forgot-password">Ask for a new link</a>
+        </p>
+      </main>
+    );
+  }
   if (done) {
     return (
       <main class="narrow">
@@ -119,7 +138,7 @@ export const ResetPasswordPage = () => {
             <a href="/forgot-password">Ask for a new link</a>
           </p>
         )}
-        <Field label="New password" errors={form.errors.password ?? form.errors.token} hint="8 to 72 characters.">
+        <Field label="New password" errors={form.errors.password ?? form.errors.token} hint={PASSWORD_HINT}>
           {(a11y) => <input {...a11y} name="password" type="password" autoComplete="new-password" required value={password} onInput={(e) => setPassword(e.currentTarget.value)} />}
         </Field>
         <button class="primary" type="submit" disabled={form.busy || token === null}>
@@ -177,6 +196,7 @@ const ChangePassword = () => {
         const others = (answer.body as { signedOut?: number }).signedOut ?? 0;
         return { kind: 'success', text: `Password changed. ${others === 1 ? '1 other session was' : `${others} other sessions were`} signed out.` };
       },
+      { errors: { [WRONG_PASSWORD]: 'currentPassword' } },
     );
   };
   return (
@@ -186,7 +206,7 @@ const ChangePassword = () => {
       <Field label="Current password" errors={form.errors.currentPassword}>
         {(a11y) => <input {...a11y} type="password" autoComplete="current-password" value={fields.currentPassword} onInput={(e) => setFields({ ...fields, currentPassword: e.currentTarget.value })} />}
       </Field>
-      <Field label="New password" errors={form.errors.newPassword} hint="8 to 72 characters. Every other session is signed out.">
+      <Field label="New password" errors={form.errors.newPassword} hint={`${PASSWORD_HINT} Every other session is signed out.`}>
         {(a11y) => <input {...a11y} type="password" autoComplete="new-password" value={fields.newPassword} onInput={(e) => setFields({ ...fields, newPassword: e.currentTarget.value })} />}
       </Field>
       <button class="primary" type="submit" disabled={form.busy}>
@@ -207,7 +227,7 @@ const ChangeEmail = ({ email }: { email: string }) => {
         setFields({ newEmail: '', password: '' });
         return { kind: 'info', text: `We sent a link to ${fields.newEmail.trim()}. Your address changes when you open it (within 30 minutes).` };
       },
-      'newEmail',
+      { conflict: 'newEmail', errors: { [WRONG_PASSWORD]: 'password', 'This is already your e-mail address': 'newEmail' } },
     );
   };
   return (
@@ -307,6 +327,7 @@ const DeleteAccount = ({ username }: { username: string }) => {
       () => {
         window.location.assign('/');
       },
+      { errors: { [WRONG_PASSWORD]: 'password', 'Type your username to confirm': 'username' } },
     );
   };
   return (

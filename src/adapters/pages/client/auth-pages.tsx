@@ -1,6 +1,6 @@
 import { useState } from 'preact/hooks';
 import { api, csrfToken, fieldErrors, formErrors, NETWORK_ERROR, waitWords, type ErrorBody } from './api.ts';
-import { Alert, Field } from './fields.tsx';
+import { Alert, Field, PASSWORD_HINT } from './fields.tsx';
 
 const signInMessage = (status: number, body: ErrorBody | null, retryAfter: string | null): string => {
   if (status === 401 || body?.error === 'CredentialsSignin') return 'Wrong e-mail, username or password.';
@@ -65,6 +65,9 @@ export const LoginPage = (p: { callbackUrl?: string; error?: string | null }) =>
       <p>
         New here? <a href="/register">Create an account</a>
       </p>
+      <p>
+        <a href="/">Career Bot home</a>
+      </p>
     </main>
   );
 };
@@ -127,7 +130,7 @@ export const RegisterPage = () => {
         <Field label="E-mail" errors={errors.email}>
           {(a11y) => <input {...a11y} name="email" type="email" autoComplete="email" required value={form.email} onInput={set('email')} />}
         </Field>
-        <Field label="Password" errors={errors.password} hint="8 to 72 characters.">
+        <Field label="Password" errors={errors.password} hint={PASSWORD_HINT}>
           {(a11y) => (
             <input {...a11y} name="password" type="password" autoComplete="new-password" required value={form.password} onInput={set('password')} />
           )}
@@ -138,6 +141,9 @@ export const RegisterPage = () => {
       </form>
       <p>
         Already have an account? <a href="/login">Sign in</a>
+      </p>
+      <p>
+        <a href="/">Career Bot home</a>
       </p>
     </main>
   );

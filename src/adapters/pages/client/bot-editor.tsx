@@ -6,6 +6,7 @@ import { PROVIDER_NAMES } from '@careerbot/widget/chat-problems';
 import { useOverview, type Overview } from './dashboard-layout.tsx';
 import { CvImportSection } from './cv-import-section.tsx';
 import { Alert, Field } from './fields.tsx';
+import { ownerKeyAnswers, useOwnerKey, type OwnerKeyView } from './owner-key-section.tsx';
 import { PhotoSection } from './photo-section.tsx';
 
 const CONTEXT_MAX = 50_000;
@@ -46,13 +47,20 @@ const draftOf = (overview: Overview | null): Draft => {
 };
 
 /** The editor starts from the saved bot, so it waits for it. */
-export const BotEditorPage = (p: { initial?: Overview | null | undefined }) => {
+export const BotEditorPage = (p: { initial?: Overview | null | undefined; ownerKey?: OwnerKeyView | null | undefined }) => {
   const { loading, overview } = useOverview(p.initial);
+  const [ownerKey] = useOwnerKey(p.ownerKey);
   if (loading) return <p class="muted">Loading…</p>;
-  return <BotEditor overview={overview} />;
+  return <BotEditor overview={overview} ownerKey={ownerKey} />;
 };
 
-const BotEditor = ({ overview }: { overview: Overview | null }) => {
+/** Who pays for a visitor's chat with this provider: the overview's wording. */
+const providerHint = (ownerKey: OwnerKeyView | null | undefined, provider: string) =>
+  ownerKeyAnswers(ownerKey) && ownerKey?.key?.provider === provider
+    ? 'Your saved key answers visitors for this provider; they may still use their own.'
+    : 'Visitors chat with their own key for this provider, unless you save your own key in Settings.';
+
+const BotEditor = ({ overview, ownerKey }: { overview: Overview | null; ownerKey: OwnerKeyView | null | undefined }) => {
   const [draft, setDraft] = useState<Draft>(() => draftOf(overview));
   const [errors, setErrors] = useState<Record<string, string[]>>({});
   const [status, setStatus] = useState<{ kind: 'success' | 'error'; text: string } | null>(null);
@@ -129,14 +137,15 @@ const BotEditor = ({ overview }: { overview: Overview | null }) => {
         />
         <Field
           label="Career context"
-          errors={errors.contextText}
+          // Over the limit, the counter already says what the server's length error would repeat.
+          errors={left < 0 ? undefined : errors.contextText}
           hint={
             <span aria-live="polite" class={left < 0 ? 'over' : ''}>
               {left >= 0 ? `${left.toLocaleString('en')} characters left of 50,000.` : `${(-left).toLocaleString('en')} characters over the 50,000 limit.`}
             </span>
           }
         >
-          {(a11y) => <textarea {...a11y} rows={12} required value={draft.contextText} onInput={(e) => set('contextText', e.currentTarget.value)} />}
+          {(a11y) => <textarea {...a11y} aria-invalid={left < 0 || a11y['aria-invalid']} rows={12} required value={draft.contextText} onInput={(e) => set('contextText', e.currentTarget.value)} />}
         </Field>
         <fieldset class="questions">
           <legend>Suggested questions</legend>
@@ -170,7 +179,7 @@ const BotEditor = ({ overview }: { overview: Overview | null }) => {
             {draft.suggestedQuestions.length} of {QUESTIONS_MAX} questions.
           </p>
         </fieldset>
-        <Field label="LLM provider" errors={errors.llmProvider} hint="Visitors chat with their own key for this provider.">
+        <Field label="LLM provider" errors={errors.llmProvider} hint={providerHint(ownerKey, draft.llmProvider)}>
           {(a11y) => (
             <select {...a11y} value={draft.llmProvider} onChange={(e) => set('llmProvider', e.currentTarget.value)}>
               {LLM_PROVIDERS.map((provider) => (

@@ -26,9 +26,25 @@ const store = (name: string, value: string) => {
 interface Turn {
   role: 'visitor' | 'bot';
   text: string;
-  /** A bot reply still being written, or one the visitor stopped. */
-  state?: 'streaming' | 'stopped';
+  /** A bot reply still being written, one the visitor stopped, or one the provider cut off. */
+  state?: 'streaming' | 'stopped' | 'interrupted';
 }
+
+const TURN_ENDINGS = { stopped: ' (stopped)', interrupted: ' (interrupted)' } as const;
+
+const BLOCKS = new Set(['P', 'LI', 'PRE', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'BLOCKQUOTE', 'BR', 'TR']);
+
+/** What a sighted reader reads of a reply: its rendered words, blocks apart, without the markdown's marks. */
+const readableText = (reply: string): string => {
+  const words: string[] = [];
+  const walk = (node: Node) => {
+    if (node.nodeType === Node.TEXT_NODE) words.push(node.textContent ?? '');
+    node.childNodes.forEach(walk);
+    if (BLOCKS.has(node.nodeName)) words.push(' ');
+  };
+  walk(renderMarkdown(reply));
+  return words.join('').replace(/\s+/g, ' ').trim();
+};
 
 /** A reply drawn from its markdown as DOM nodes (never markup from its text); the server paints it as text. */
 const ReplyText = (p: { text: string }) => {
@@ -126,23 +142,23 @@ export const ChatPanel = (p: {
             else if (event.type === 'done') {
               finished = true;
               updateReply((turn) => ({ role: turn.role, text: event.reply }));
-              setAnnounced(event.reply);
+              setAnnounced(readableText(event.reply));
             } else {
               finished = true;
-              updateReply((turn) => ({ ...turn, state: 'stopped' }));
+              updateReply((turn) => ({ ...turn, state: 'interrupted' }));
               setProblem({ ...chatProblem(502, { error: event.error }), message: question });
             }
           }
         } catch (error) {
           if (!stopper.signal.aborted) throw error;
         }
-        if (!finished) updateReply((turn) => ({ ...turn, state: 'stopped' }));
+        if (!finished) updateReply((turn) => ({ ...turn, state: stopper.signal.aborted ? 'stopped' : 'interrupted' }));
         return;
       }
       const body = await response.json().catch(() => null);
       if (response.ok && typeof body?.reply === 'string') {
         setTurns((current) => [...current, { role: 'bot', text: body.reply }]);
-        setAnnounced(body.reply);
+        setAnnounced(readableText(body.reply));
       } else {
         const found = chatProblem(response.status, body);
         setProblem({ ...found, message: question });
@@ -230,7 +246,7 @@ export const ChatPanel = (p: {
           <div key={index} class={`bubble ${turn.role}`}>
             <span class="visually-hidden">{turn.role === 'visitor' ? 'You: ' : `${p.botName}: `}</span>
             {turn.role === 'bot' ? <ReplyText text={turn.text} /> : turn.text}
-            {turn.state === 'stopped' && <span class="muted small"> (stopped)</span>}
+            {(turn.state === 'stopped' || turn.state === 'interrupted') && <span class="muted small">{TURN_ENDINGS[turn.state]}</span>}
           </div>
         ))}
         {waiting && (

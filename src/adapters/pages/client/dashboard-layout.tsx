@@ -38,6 +38,7 @@ const NotificationBell = (p: { initial?: NotificationList | undefined }) => {
   const [unread, setUnread] = useState(p.initial?.unreadCount ?? 0);
   const button = useRef<HTMLButtonElement>(null);
   const panel = useRef<HTMLDivElement>(null);
+  const bell = useRef<HTMLDivElement>(null);
 
   const load = async () => {
     const answer = await api<NotificationList>('/api/notifications?limit=10');
@@ -53,7 +54,14 @@ const NotificationBell = (p: { initial?: NotificationList | undefined }) => {
     return () => clearInterval(timer);
   }, []);
   useEffect(() => {
-    if (open) panel.current?.focus();
+    if (!open) return;
+    panel.current?.focus();
+    // Esc closes the panel wherever the focus is, and gives the focus back to the bell.
+    const onKey = (event: KeyboardEvent) => {
+      if (event.key === 'Escape') close();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
   }, [open]);
 
   const markRead = async (id: string) => {
@@ -70,7 +78,15 @@ const NotificationBell = (p: { initial?: NotificationList | undefined }) => {
   };
 
   return (
-    <div class="bell">
+    <div
+      class="bell"
+      ref={bell}
+      onFocusOut={(event) => {
+        // Focus moved on past the panel and its button (Tab, a click elsewhere): the panel closes behind it.
+        const next = event.relatedTarget;
+        if (next instanceof Node && !bell.current?.contains(next)) setOpen(false);
+      }}
+    >
       <button
         ref={button}
         type="button"
@@ -95,7 +111,6 @@ const NotificationBell = (p: { initial?: NotificationList | undefined }) => {
           aria-label="Notifications"
           tabIndex={-1}
           ref={panel}
-          onKeyDown={(event) => event.key === 'Escape' && close()}
         >
           <div class="bell-head">
             <h2>Notifications</h2>
@@ -104,7 +119,7 @@ const NotificationBell = (p: { initial?: NotificationList | undefined }) => {
             </button>
           </div>
           {items.length === 0 ? (
-            <p class="muted">Nothing yet. New conversations and leads appear here.</p>
+            <p class="muted">Nothing yet. Conversations and leads that your self-hosted widget saves appear here.</p>
           ) : (
             <ul class="notifications">
               {items.map((item) => {

@@ -1,6 +1,9 @@
 import type { ComponentChildren } from 'preact';
 import { useId } from 'preact/hooks';
 
+/** What the API enforces on a password: bytes of UTF-8, not characters. */
+export const PASSWORD_HINT = '8 to 72 bytes: up to 72 plain letters, fewer with accents or emoji.';
+
 /** A labelled control with its hint and its errors, tied together for screen readers. */
 export const Field = (p: {
   label: string;
@@ -19,10 +22,16 @@ export const Field = (p: {
           {p.hint}
         </p>
       )}
-      {p.errors?.length ? (
+      {p.errors?.length === 1 ? (
         <p class="error" id={`${id}-error`}>
-          {p.errors.join(' ')}
+          {p.errors[0]}
         </p>
+      ) : p.errors?.length ? (
+        <ul class="error" id={`${id}-error`}>
+          {p.errors.map((error, index) => (
+            <li key={index}>{error}</li>
+          ))}
+        </ul>
       ) : null}
     </div>
   );

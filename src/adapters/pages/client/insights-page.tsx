@@ -45,14 +45,16 @@ export const useInsights = (days: 30 | 90) => {
  */
 const BarChart = (p: { insights: Insights; series: Series; label: string }) => {
   const values = p.insights.series.map((day) => day[p.series]);
-  const max = Math.max(1, ...values);
+  const highest = Math.max(0, ...values);
+  // An all-zero series still draws its (empty) bars against a scale of one.
+  const max = Math.max(1, highest);
   const width = 600;
   const height = 120;
   const step = width / values.length;
   return (
     <figure class="chart">
       <figcaption>
-        {p.label} per day <span class="muted">(highest: {max.toLocaleString('en')})</span>
+        {p.label} per day {highest > 0 && <span class="muted">(highest: {highest.toLocaleString('en')})</span>}
       </figcaption>
       <svg viewBox={`0 0 ${width} ${height}`} preserveAspectRatio="none" aria-hidden="true" focusable="false">
         <line x1="0" y1={height} x2={width} y2={height} class="axis" />

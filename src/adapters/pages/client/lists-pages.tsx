@@ -6,6 +6,15 @@ import { Alert } from './fields.tsx';
 
 const PAGE_SIZE = 20;
 
+/** What is recorded, and what is not: only a self-hosted widget or runtime saves chats and leads here. */
+const RecordedBy = (p: { what: 'Conversations' | 'Leads' }) => (
+  <p class="muted">
+    {p.what} are saved here only by a self-hosted widget or runtime, with a bot token. Chats on your public page and in the managed
+    widget are not recorded. <a href="/dashboard/tokens">Set up a self-hosted widget</a>: create a token, choose self-hosted as the
+    deployment mode in Settings, and the overview shows the steps.
+  </p>
+);
+
 /** One page of a list, as the API answers it. */
 export interface ListPage<T> {
   items: T[];
@@ -76,8 +85,9 @@ export const ConversationsPage = (p: { initial?: ListPage<ConversationItem> | nu
   const items = pages.page?.items ?? [];
   return (
     <Listing status={pages.status} empty="">
+      <RecordedBy what="Conversations" />
       {items.length === 0 ? (
-        <p class="muted">No conversations yet. They appear here when a visitor chats through your widget.</p>
+        <p class="muted">No conversations yet.</p>
       ) : (
         <ul class="rows">
           {items.map((item) => (
@@ -159,8 +169,9 @@ export const LeadsPage = (p: { initial?: ListPage<LeadItem> | null | undefined }
           Download CSV
         </a>
       </p>
+      <RecordedBy what="Leads" />
       {items.length === 0 ? (
-        <p class="muted">No leads yet. Your widget collects them when a visitor leaves an e-mail address.</p>
+        <p class="muted">No leads yet. A self-hosted widget saves one when a visitor leaves an e-mail address.</p>
       ) : (
         <div class="table-wrap">
           <table class="stack" role="table">

@@ -4,7 +4,7 @@ import { api } from './api.ts';
 import { ChatPanel } from './chat-panel.tsx';
 import { CopyButton, NoBotYet, useOverview, type Overview } from './dashboard-layout.tsx';
 import { Alert } from './fields.tsx';
-import { OwnerKeyUsage, type OwnerKeyView } from './owner-key-section.tsx';
+import { ownerKeyAnswers, OwnerKeyUsage, type OwnerKeyView } from './owner-key-section.tsx';
 import { RuntimeSteps } from './runtime-steps.tsx';
 import type { TokenInfo } from './tokens-page.tsx';
 
@@ -90,7 +90,7 @@ export const OverviewPage = (p: {
       <section class="card" aria-labelledby="share">
         <h2 id="share">Share your bot</h2>
         <p>
-          {p.ownerKey?.key?.enabled && !p.ownerKey.key.paused
+          {ownerKeyAnswers(p.ownerKey)
             ? 'Its public page, where a visitor chats with no key of their own (your key answers):'
             : 'Its public page, where a visitor chats with their own provider key:'}
         </p>

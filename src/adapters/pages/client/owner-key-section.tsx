@@ -18,6 +18,9 @@ export interface OwnerKeyView {
   usage: { today: number; last30Days: number };
 }
 
+/** Whether visitors are answered with the owner's key: one is saved, switched on and not paused. */
+export const ownerKeyAnswers = (view: OwnerKeyView | null | undefined): boolean => !!(view?.key?.enabled && !view.key.paused);
+
 /** How many messages the owner's key answered: on the dashboard and under "Answer with my key". */
 export const OwnerKeyUsage = (p: { usage: OwnerKeyView['usage'] }) => (
   <p class="owner-key-usage">
@@ -26,7 +29,7 @@ export const OwnerKeyUsage = (p: { usage: OwnerKeyView['usage'] }) => (
 );
 
 /** Loads the status when the server did not render the page with it. */
-const useOwnerKey = (initial: OwnerKeyView | null | undefined) => {
+export const useOwnerKey = (initial: OwnerKeyView | null | undefined) => {
   const [view, setView] = useState<OwnerKeyView | null | undefined>(initial ?? undefined);
   useEffect(() => {
     if (initial) return;

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { DEFAULT_RATE_LIMITS } from '../../../domain/bot-rules.ts';
+import { DEFAULT_RATE_LIMITS, MAX_RATE_LIMITS } from '../../../domain/bot-rules.ts';
 import { api, fieldErrors, NETWORK_ERROR } from './api.ts';
 import { NoBotYet, useOverview, type Overview } from './dashboard-layout.tsx';
 import { Alert, Field } from './fields.tsx';
@@ -25,6 +25,21 @@ const LimitField = (p: {
 );
 
 const limitState = (value: number, fallback: number) => ({ value: String(value), useDefault: value === fallback });
+
+/**
+ * The API says what is wrong with the rate limits as one list for both; each limit's own
+ * words, as the API words them, go under its field.
+ */
+const limitErrors = (limit: { value: string; useDefault: boolean }, max: number): string[] | undefined => {
+  if (limit.useDefault) return undefined;
+  const value = Number(limit.value);
+  const found = [
+    Number.isInteger(value) ? '' : 'Expected a whole number',
+    value < 1 ? 'Must be at least 1' : '',
+    value > max ? `Must be at most ${max}` : '',
+  ].filter(Boolean);
+  return found.length ? found : undefined;
+};
 
 /** The page waits for the bot and the account settings, so the form starts from what is saved. */
 export const SettingsPage = (p: {
@@ -81,7 +96,13 @@ const SettingsForm = ({ overview, onSaved, savedNotify }: { overview: Overview |
               onSaved(answer.body);
               setSites(answer.body.settings.embedOrigins.join('\n'));
             }
-            else setErrors(fieldErrors(answer));
+            else {
+              const { rateLimits, ...others } = fieldErrors(answer);
+              const perLimit = { perMinute: limitErrors(perMinute, MAX_RATE_LIMITS.perMinute), perDay: limitErrors(perDay, MAX_RATE_LIMITS.perDay) };
+              // Should the words not be placed, they stay under the first limit, as the API said them.
+              const placed = !rateLimits || perLimit.perMinute || perLimit.perDay ? perLimit : { perMinute: rateLimits, perDay: undefined };
+              setErrors({ ...others, ...(placed.perMinute && { perMinute: placed.perMinute }), ...(placed.perDay && { perDay: placed.perDay }) });
+            }
             return answer.ok;
           }),
         );
@@ -119,7 +140,7 @@ const SettingsForm = ({ overview, onSaved, savedNotify }: { overview: Overview |
               label="Messages per minute"
               fallback={DEFAULT_RATE_LIMITS.perMinute}
               {...perMinute}
-              errors={errors.rateLimits}
+              errors={errors.perMinute}
               onValue={(value) => setPerMinute({ value, useDefault: false })}
               onDefault={(useDefault) => setPerMinute({ ...perMinute, useDefault })}
             />
@@ -127,6 +148,7 @@ const SettingsForm = ({ overview, onSaved, savedNotify }: { overview: Overview |
               label="Messages per day"
               fallback={DEFAULT_RATE_LIMITS.perDay}
               {...perDay}
+              errors={errors.perDay}
               onValue={(value) => setPerDay({ value, useDefault: false })}
               onDefault={(useDefault) => setPerDay({ ...perDay, useDefault })}
             />

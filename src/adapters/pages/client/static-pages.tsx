@@ -3,14 +3,13 @@ export const HomePage = () => (
   <main class="home">
     <h1>Career Bot</h1>
     <p class="lead">
-      Your career, as a chat bot. Give recruiters a bot that answers from your own words, any time, and collects
-      their details for you.
+      Your career, as a chat bot. Give recruiters a bot that answers from your own words, any time.
     </p>
     <ul class="home-points">
       <li>Write what you want your bot to know: your experience, projects, what you are looking for.</li>
-      <li>Pick the model that answers: Anthropic, OpenAI, Google or Azure OpenAI. Visitors bring their own key.</li>
+      <li>Pick the model that answers: Anthropic, OpenAI, Google or Azure OpenAI. Your own key answers, or visitors bring theirs.</li>
       <li>Share a link, or put the bot on your own site with one script tag.</li>
-      <li>Read the conversations and the leads in your dashboard.</li>
+      <li>Host the widget yourself and it saves the conversations and the e-mail addresses visitors leave, for your dashboard.</li>
     </ul>
     <p class="home-actions">
       <a class="button primary" href="/register">

@@ -118,11 +118,11 @@ export const TokensPage = (p: { initial?: TokenInfo[] | null | undefined; origin
               <tbody role="rowgroup">
                 {tokens.map((token) => (
                   <tr key={token.id} role="row">
-                    <td role="cell" data-label="Name">{token.name}</td>
-                    <td role="cell" class="mono" data-label="Ends with">…{token.lastFour}</td>
-                    <td role="cell" data-label="Created">{formatDate(token.createdAt)}</td>
-                    <td role="cell" data-label="Last used">{token.lastUsedAt ? formatDate(token.lastUsedAt) : 'Never'}</td>
-                    <td role="cell" data-label="Expires">{token.expiresAt ? formatDate(token.expiresAt) : 'Never'}</td>
+                    <td role="cell" class="token-name" data-label="Name">{token.name}</td>
+                    <td role="cell" class="mono nowrap" data-label="Ends with">…{token.lastFour}</td>
+                    <td role="cell" class="nowrap" data-label="Created">{formatDate(token.createdAt)}</td>
+                    <td role="cell" class="nowrap" data-label="Last used">{token.lastUsedAt ? formatDate(token.lastUsedAt) : 'Never'}</td>
+                    <td role="cell" class="nowrap" data-label="Expires">{token.expiresAt ? formatDate(token.expiresAt) : 'Never'}</td>
                     <td role="cell">
                       {token.revokedAt ? (
                         <span>Revoked {formatDate(token.revokedAt)}</span>
