@@ -102,7 +102,7 @@ describe.runIf(browserAvailable())('streamed replies on the platform’s chat su
     expect(await link.getAttribute('rel')).toBe('noopener noreferrer');
     // The live region reads what the eye reads, not the markdown's asterisks and dashes.
     await tab.page.getByRole('button', { name: 'Send' }).waitFor();
-    expect(await tab.page.locator('[role=status][aria-live=polite]').first().textContent()).toBe('She knows three things well: Go SQL payments See her site for more.');
+    expect(await tab.page.locator('[role=status][aria-live=polite]').first().textContent()).toBe('She knows three things well:\nGo\nSQL\npayments\nSee her site for more.');
     await shoot(tab.page, 'streaming-markdown');
     expectNoProblems(tab);
     await tab.context.close();

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { chatProblem, PROVIDER_NAMES, type ChatProblem } from '@careerbot/widget/chat-problems';
-import { readChatEvents, renderMarkdown } from '@careerbot/widget/chat-reply';
+import { readChatEvents, renderMarkdown, replyText } from '@careerbot/widget/chat-reply';
 import { Field } from './fields.tsx';
 
 const keyStorage = (provider: string) => `careerbot:llm-key:${provider}`;
@@ -31,20 +31,6 @@ interface Turn {
 }
 
 const TURN_ENDINGS = { stopped: ' (stopped)', interrupted: ' (interrupted)' } as const;
-
-const BLOCKS = new Set(['P', 'LI', 'PRE', 'H1', 'H2', 'H3', 'H4', 'H5', 'H6', 'BLOCKQUOTE', 'BR', 'TR']);
-
-/** What a sighted reader reads of a reply: its rendered words, blocks apart, without the markdown's marks. */
-const readableText = (reply: string): string => {
-  const words: string[] = [];
-  const walk = (node: Node) => {
-    if (node.nodeType === Node.TEXT_NODE) words.push(node.textContent ?? '');
-    node.childNodes.forEach(walk);
-    if (BLOCKS.has(node.nodeName)) words.push(' ');
-  };
-  walk(renderMarkdown(reply));
-  return words.join('').replace(/\s+/g, ' ').trim();
-};
 
 /** A reply drawn from its markdown as DOM nodes (never markup from its text); the server paints it as text. */
 const ReplyText = (p: { text: string }) => {
@@ -142,7 +128,7 @@ export const ChatPanel = (p: {
             else if (event.type === 'done') {
               finished = true;
               updateReply((turn) => ({ role: turn.role, text: event.reply }));
-              setAnnounced(readableText(event.reply));
+              setAnnounced(replyText(event.reply));
             } else {
               finished = true;
               updateReply((turn) => ({ ...turn, state: 'interrupted' }));
@@ -158,7 +144,7 @@ export const ChatPanel = (p: {
       const body = await response.json().catch(() => null);
       if (response.ok && typeof body?.reply === 'string') {
         setTurns((current) => [...current, { role: 'bot', text: body.reply }]);
-        setAnnounced(readableText(body.reply));
+        setAnnounced(replyText(body.reply));
       } else {
         const found = chatProblem(response.status, body);
         setProblem({ ...found, message: question });
