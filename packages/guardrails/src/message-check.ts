@@ -116,7 +116,7 @@ export function reviewRuleMatch(reading: MessageReading, reader: MessageReader, 
 export function* ruleFindings(reading: MessageReading, reader: MessageReader, scorer: LearnedScorer, addressee = true): Generator<RuleFinding> {
   let jobDocument: boolean | undefined = addressee ? undefined : false;
   let unquotedGloss: string | undefined;
-  for (const match of ruleMatches(reading.scans)) {
+  for (const match of ruleMatches(reading)) {
     const text = reading.texts[match.reading] as string;
     for (const { start, end, located } of passagesWhere(text, RULES[match.reason], reader)) {
       jobDocument ??= isJobDocument(reading.texts[0] as string, reading.plain());

@@ -150,7 +150,11 @@ const HEX_ESCAPE = '\\x';
 export interface MessageReading {
   /** The normalised message first, then each decoded payload and reading, normalised. */
   readonly texts: string[];
-  readonly scans: Scan[];
+  /**
+   * The scan of one of the texts, made when first asked for: the rules stop at the first reading
+   * that matches, and a message blocked on its own words needs no scan of what it hides.
+   */
+  scan(reading: number): Scan;
   /** Which of the texts glosses the message's words in other scripts into English, or -1. */
   readonly glossed: number;
   /** The normalised message's plain form (text/plain.ts), made when first asked for: once per message. */
@@ -168,10 +172,10 @@ export class MessageReader {
   };
 
   /**
-   * The message's tokens and the tokens of what it hides: each base64 or hex run that decodes to text,
+   * The message's tokens and the texts it hides: each base64 or hex run that decodes to text,
    * and, only when the message hints at an encoding or reads like ROT13 ("gur", "lbh", ...), its
    * spaced or escaped hex bytes and its ROT13 reading. Those extra passes cost nothing on other messages.
-   * The scans are valid until the next call.
+   * A hidden text is tokenized when a rule first reads it. The scans are valid until the next call.
    */
   read(message: string): MessageReading {
     const memory = this.memory;
@@ -182,12 +186,8 @@ export class MessageReader {
     const tokens = tokenize(normalized, VOCABULARY, memory.ints);
     const scan = new Scan(tokens, memory);
     const texts = [normalized];
-    const scans = [scan];
-    const addDecoded = (decoded: string) => {
-      const text = normalizeText(decoded);
-      texts.push(text);
-      scans.push(new Scan(tokenize(text, VOCABULARY, memory.ints), memory));
-    };
+    const scans: (Scan | undefined)[] = [scan];
+    const addDecoded = (decoded: string) => texts.push(normalizeText(decoded));
     const { base64Runs, hasForeignLetters } = tokens;
     const glossed = hasForeignLetters ? texts.length : -1;
     if (hasForeignLetters) addDecoded(glossText(linesWhere(normalized, hasForeignScript), GLOSSARY));
@@ -208,7 +208,12 @@ export class MessageReader {
     }
     if (normalized.includes('%') && URL_ESCAPE.test(normalized)) addDecoded(decodeUrlEscapes(linesWhere(normalized, hasUrlEscape)));
     let plain: string | null = null;
-    return { texts, scans, glossed, plain: () => (plain ??= plainText(normalized)) };
+    return {
+      texts,
+      scan: (reading) => (scans[reading] ??= this.scanOf(texts[reading] as string)),
+      glossed,
+      plain: () => (plain ??= plainText(normalized)),
+    };
   }
 
   /** A scan of a piece of the current message's normalised texts, valid until the next read. */
