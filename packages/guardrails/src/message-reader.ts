@@ -16,7 +16,7 @@ import { WORD_CLASSES } from './lexicon.ts';
 import { Scan, type ScanMemory } from './scan.ts';
 import { normalizeText } from './text/normalize.ts';
 import { plainText } from './text/plain.ts';
-import { tokenize } from './text/tokenize.ts';
+import { tokenize, type Tokens } from './text/tokenize.ts';
 import * as vocabularies from './text/vocabulary.ts';
 import type { Vocabulary } from './text/vocabulary.ts';
 import * as characters from './text/characters.ts';
@@ -146,14 +146,66 @@ function looksLikeHexText(run: string): boolean {
 }
 const HEX_ESCAPE = '\\x';
 
-/** A message as the filter reads it: its normalised text and the texts it hides, each with its scan. */
+/**
+ * What a message hides, decoded in order, as far as the reader goes: its gloss, each base64 or hex
+ * run that decodes to text, and, only when the message hints at an encoding or reads like ROT13
+ * ("gur", "lbh", ...), its spaced or escaped hex bytes and its ROT13 or reversed reading; last, its
+ * URL escapes.
+ */
+function* hiddenTexts(normalized: string, scan: Scan, { base64Runs, hasForeignLetters }: Tokens): Generator<string> {
+  if (hasForeignLetters) yield glossText(linesWhere(normalized, hasForeignScript), GLOSSARY);
+  if (scan.hasAny(C.hexHint) || normalized.includes(HEX_ESCAPE)) {
+    yield* decodeHexPayloads(normalized);
+  } else {
+    for (const run of base64Runs) if (looksLikeHexText(run)) yield* decodeHexPayloads(run);
+  }
+  for (const run of base64Runs) {
+    const decoded = decodeBase64Text(run);
+    if (decoded !== null) yield decoded;
+  }
+  if (readsAsCoded(scan, C.rot13Hint, C.rot13Word)) yield rot13(codedLines(normalized, scan, C.rot13Hint, ROT13_WORDS));
+  if (readsAsCoded(scan, C.reversedHint, C.reversedWord)) yield reverseText(codedLines(normalized, scan, C.reversedHint, REVERSED_WORDS));
+  if (normalized.includes('%') && URL_ESCAPE.test(normalized)) yield decodeUrlEscapes(linesWhere(normalized, hasUrlEscape));
+}
+
+/** The normalised texts of one message's readings, the hidden ones decoded only as far as asked. */
+class ReadingTexts {
+  private readonly texts: string[];
+  private hidden: Iterator<string> | null;
+
+  constructor(normalized: string, hidden: Iterator<string>) {
+    this.texts = [normalized];
+    this.hidden = hidden;
+  }
+
+  at(reading: number): string | undefined {
+    while (this.hidden !== null && this.texts.length <= reading) {
+      const next = this.hidden.next();
+      if (next.done === true) this.hidden = null;
+      else this.texts.push(normalizeText(next.value));
+    }
+    return this.texts[reading];
+  }
+
+  all(): string[] {
+    this.at(Infinity);
+    return this.texts;
+  }
+}
+
+/**
+ * A message as the filter reads it: its normalised text and the texts it hides, each with its scan.
+ * The hidden texts are decoded, and each text scanned, when first asked for: the rules stop at the
+ * first reading that matches, and a message blocked on its own words needs nothing of what it hides.
+ */
 export interface MessageReading {
-  /** The normalised message first, then each decoded payload and reading, normalised. */
-  readonly texts: string[];
   /**
-   * The scan of one of the texts, made when first asked for: the rules stop at the first reading
-   * that matches, and a message blocked on its own words needs no scan of what it hides.
+   * One text: the normalised message first (0), then each decoded payload and reading, normalised;
+   * undefined past the last.
    */
+  text(reading: number): string | undefined;
+  /** Every text, in that order. */
+  texts(): string[];
   scan(reading: number): Scan;
   /** Which of the texts glosses the message's words in other scripts into English, or -1. */
   readonly glossed: number;
@@ -172,10 +224,9 @@ export class MessageReader {
   };
 
   /**
-   * The message's tokens and the texts it hides: each base64 or hex run that decodes to text,
-   * and, only when the message hints at an encoding or reads like ROT13 ("gur", "lbh", ...), its
-   * spaced or escaped hex bytes and its ROT13 reading. Those extra passes cost nothing on other messages.
-   * A hidden text is tokenized when a rule first reads it. The scans are valid until the next call.
+   * The message's tokens, and the texts it hides (hiddenTexts), decoded and tokenized as the rules
+   * and the scorer come to them. The extra passes cost nothing on messages that hide nothing. The
+   * scans are valid until the next call.
    */
   read(message: string): MessageReading {
     const memory = this.memory;
@@ -185,33 +236,15 @@ export class MessageReader {
     const normalized = normalizeText(message);
     const tokens = tokenize(normalized, VOCABULARY, memory.ints);
     const scan = new Scan(tokens, memory);
-    const texts = [normalized];
+    const texts = new ReadingTexts(normalized, hiddenTexts(normalized, scan, tokens));
     const scans: (Scan | undefined)[] = [scan];
-    const addDecoded = (decoded: string) => texts.push(normalizeText(decoded));
-    const { base64Runs, hasForeignLetters } = tokens;
-    const glossed = hasForeignLetters ? texts.length : -1;
-    if (hasForeignLetters) addDecoded(glossText(linesWhere(normalized, hasForeignScript), GLOSSARY));
-    if (scan.hasAny(C.hexHint) || normalized.includes(HEX_ESCAPE)) {
-      for (const decoded of decodeHexPayloads(normalized)) addDecoded(decoded);
-    } else {
-      for (const run of base64Runs) {
-        if (looksLikeHexText(run)) for (const decoded of decodeHexPayloads(run)) addDecoded(decoded);
-      }
-    }
-    for (const run of base64Runs) {
-      const decoded = decodeBase64Text(run);
-      if (decoded !== null) addDecoded(decoded);
-    }
-    if (readsAsCoded(scan, C.rot13Hint, C.rot13Word)) addDecoded(rot13(codedLines(normalized, scan, C.rot13Hint, ROT13_WORDS)));
-    if (readsAsCoded(scan, C.reversedHint, C.reversedWord)) {
-      addDecoded(reverseText(codedLines(normalized, scan, C.reversedHint, REVERSED_WORDS)));
-    }
-    if (normalized.includes('%') && URL_ESCAPE.test(normalized)) addDecoded(decodeUrlEscapes(linesWhere(normalized, hasUrlEscape)));
     let plain: string | null = null;
     return {
-      texts,
-      scan: (reading) => (scans[reading] ??= this.scanOf(texts[reading] as string)),
-      glossed,
+      text: (reading) => texts.at(reading),
+      texts: () => texts.all(),
+      scan: (reading) => (scans[reading] ??= this.scanOf(texts.at(reading) as string)),
+      // The gloss, when there is one, is the first text the message hides.
+      glossed: tokens.hasForeignLetters ? 1 : -1,
       plain: () => (plain ??= plainText(normalized)),
     };
   }

@@ -26,14 +26,15 @@ export interface RuleMatch {
 
 /** The readings of a message (see MessageReading), each scanned when a rule first reads it. */
 export interface ScannedReadings {
-  readonly texts: readonly string[];
+  /** A reading's text, or undefined past the last. */
+  text(reading: number): string | undefined;
   scan(reading: number): Scan;
 }
 
 /** Every reason whose rule matches a reading, in order of precedence, with the readings it matches. */
 export function* ruleMatches(readings: ScannedReadings): Generator<RuleMatch> {
   for (const reason of BLOCK_REASONS) {
-    for (let reading = 0; reading < readings.texts.length; reading += 1) {
+    for (let reading = 0; readings.text(reading) !== undefined; reading += 1) {
       if (RULES[reason](readings.scan(reading))) yield { reason, reading };
     }
   }
