@@ -99,35 +99,41 @@ const REVERSED_WORDS = wordsOfClass('reversedWord');
 /** The only characters that toLowerCase turns into ASCII letters besides A-Z: "İ" (i + dot) and the Kelvin sign. */
 const lowersToAscii = (code: number) => code === 0x130 || code === 0x212a;
 const OUTSIDE_WORD = -2;
+/** What hasWordIn answers: found, not found, or met a character that lowers to ASCII before it knew. */
+const FOUND = 1;
+const NOT_FOUND = 0;
+const LOWER_FIRST = -1;
 
 /**
  * Whether a run of ASCII letters a-z in the lower-cased line is one of the words. The runs are
  * walked code by code through the words' trie, A-Z read as a-z: no string per word, no match
  * object, and no lower-cased copy of the line unless it holds a character that lowers to ASCII.
+ * Up to the first such character the line reads the same lower-cased, so a word found before it
+ * stands; once the walk meets one, it starts again on the lower-cased line.
  */
 function hasWordOf(text: string, start: number, end: number, words: CodedWords): boolean {
-  for (let i = start; i < end; i += 1) {
-    if (lowersToAscii(text.charCodeAt(i))) {
-      const lowered = text.slice(start, end).toLowerCase();
-      return hasWordIn(lowered, 0, lowered.length, words);
-    }
-  }
-  return hasWordIn(text, start, end, words);
+  const found = hasWordIn(text, start, end, words);
+  if (found !== LOWER_FIRST) return found === FOUND;
+  const lowered = text.slice(start, end).toLowerCase();
+  return hasWordIn(lowered, 0, lowered.length, words) === FOUND;
 }
 
-function hasWordIn(text: string, start: number, end: number, { vocabulary, isCoded }: CodedWords): boolean {
+function hasWordIn(text: string, start: number, end: number, { vocabulary, isCoded }: CodedWords): number {
   let node = OUTSIDE_WORD;
   for (let i = start; i <= end; i += 1) {
     const code = i < end ? text.charCodeAt(i) : 0;
     const lower = code >= 65 && code <= 90 ? code + 32 : code;
     if (lower >= 97 && lower <= 122) {
       node = step(vocabulary, node === OUTSIDE_WORD ? 0 : node, lower - 97);
-    } else if (node !== OUTSIDE_WORD) {
-      if (isCoded[wordIdAt(vocabulary, node)] === 1) return true;
+      continue;
+    }
+    if (lowersToAscii(code)) return LOWER_FIRST;
+    if (node !== OUTSIDE_WORD) {
+      if (isCoded[wordIdAt(vocabulary, node)] === 1) return FOUND;
       node = OUTSIDE_WORD;
     }
   }
-  return false;
+  return NOT_FOUND;
 }
 
 /**
