@@ -62,7 +62,7 @@ function toExamples(messages: LabelledMessage[]): Example[] {
   const messageReader = new MessageReader();
   return messages.map((message) => {
     const windows: Int32Array[] = [];
-    for (const text of messageReader.read(message.text).texts) {
+    for (const text of messageReader.read(message.text).texts()) {
       const { buckets, windowEnds } = reader.read(text);
       let start = 0;
       for (const end of windowEnds) {

@@ -116,10 +116,10 @@ export function reviewRuleMatch(reading: MessageReading, reader: MessageReader, 
 export function* ruleFindings(reading: MessageReading, reader: MessageReader, scorer: LearnedScorer, addressee = true): Generator<RuleFinding> {
   let jobDocument: boolean | undefined = addressee ? undefined : false;
   let unquotedGloss: string | undefined;
-  for (const match of ruleMatches(reading.scans)) {
-    const text = reading.texts[match.reading] as string;
+  for (const match of ruleMatches(reading)) {
+    const text = reading.text(match.reading) as string;
     for (const { start, end, located } of passagesWhere(text, RULES[match.reason], reader)) {
-      jobDocument ??= isJobDocument(reading.texts[0] as string, reading.plain());
+      jobDocument ??= isJobDocument(reading.text(0) as string, reading.plain());
       const passage = text.slice(start, end);
       const around = (of: string) => of.slice(Math.max(0, start - ADDRESS_CHARS), end + ADDRESS_CHARS);
       const turnsToTheBot = () => {
@@ -163,7 +163,8 @@ function onlyMentionsMatch(
  * scorer cannot tell it from an attack. The rules still read the gloss.
  */
 export function modelVerdict(reading: MessageReading, scorer: LearnedScorer): { verdict: MessageVerdict; score: WindowScores } {
-  const texts = reading.glossed >= 0 && isJobDocument(reading.texts[0] as string, reading.plain()) ? reading.texts.filter((_, i) => i !== reading.glossed) : reading.texts;
+  const all = reading.texts();
+  const texts = reading.glossed >= 0 && isJobDocument(all[0] as string, reading.plain()) ? all.filter((_, i) => i !== reading.glossed) : all;
   const score = scorer.score(texts.map((text, i) => (i === 0 ? withoutSenderFrames(text) : text)));
   return { verdict: score.attack >= scorer.threshold ? { blocked: true, reason: score.reason } : { blocked: false }, score };
 }

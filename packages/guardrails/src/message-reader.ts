@@ -16,7 +16,7 @@ import { WORD_CLASSES } from './lexicon.ts';
 import { Scan, type ScanMemory } from './scan.ts';
 import { normalizeText } from './text/normalize.ts';
 import { plainText } from './text/plain.ts';
-import { tokenize } from './text/tokenize.ts';
+import { tokenize, type Tokens } from './text/tokenize.ts';
 import * as vocabularies from './text/vocabulary.ts';
 import type { Vocabulary } from './text/vocabulary.ts';
 import * as characters from './text/characters.ts';
@@ -99,35 +99,41 @@ const REVERSED_WORDS = wordsOfClass('reversedWord');
 /** The only characters that toLowerCase turns into ASCII letters besides A-Z: "İ" (i + dot) and the Kelvin sign. */
 const lowersToAscii = (code: number) => code === 0x130 || code === 0x212a;
 const OUTSIDE_WORD = -2;
+/** What hasWordIn answers: found, not found, or met a character that lowers to ASCII before it knew. */
+const FOUND = 1;
+const NOT_FOUND = 0;
+const LOWER_FIRST = -1;
 
 /**
  * Whether a run of ASCII letters a-z in the lower-cased line is one of the words. The runs are
  * walked code by code through the words' trie, A-Z read as a-z: no string per word, no match
  * object, and no lower-cased copy of the line unless it holds a character that lowers to ASCII.
+ * Up to the first such character the line reads the same lower-cased, so a word found before it
+ * stands; once the walk meets one, it starts again on the lower-cased line.
  */
 function hasWordOf(text: string, start: number, end: number, words: CodedWords): boolean {
-  for (let i = start; i < end; i += 1) {
-    if (lowersToAscii(text.charCodeAt(i))) {
-      const lowered = text.slice(start, end).toLowerCase();
-      return hasWordIn(lowered, 0, lowered.length, words);
-    }
-  }
-  return hasWordIn(text, start, end, words);
+  const found = hasWordIn(text, start, end, words);
+  if (found !== LOWER_FIRST) return found === FOUND;
+  const lowered = text.slice(start, end).toLowerCase();
+  return hasWordIn(lowered, 0, lowered.length, words) === FOUND;
 }
 
-function hasWordIn(text: string, start: number, end: number, { vocabulary, isCoded }: CodedWords): boolean {
+function hasWordIn(text: string, start: number, end: number, { vocabulary, isCoded }: CodedWords): number {
   let node = OUTSIDE_WORD;
   for (let i = start; i <= end; i += 1) {
     const code = i < end ? text.charCodeAt(i) : 0;
     const lower = code >= 65 && code <= 90 ? code + 32 : code;
     if (lower >= 97 && lower <= 122) {
       node = step(vocabulary, node === OUTSIDE_WORD ? 0 : node, lower - 97);
-    } else if (node !== OUTSIDE_WORD) {
-      if (isCoded[wordIdAt(vocabulary, node)] === 1) return true;
+      continue;
+    }
+    if (lowersToAscii(code)) return LOWER_FIRST;
+    if (node !== OUTSIDE_WORD) {
+      if (isCoded[wordIdAt(vocabulary, node)] === 1) return FOUND;
       node = OUTSIDE_WORD;
     }
   }
-  return false;
+  return NOT_FOUND;
 }
 
 /**
@@ -146,11 +152,67 @@ function looksLikeHexText(run: string): boolean {
 }
 const HEX_ESCAPE = '\\x';
 
-/** A message as the filter reads it: its normalised text and the texts it hides, each with its scan. */
+/**
+ * What a message hides, decoded in order, as far as the reader goes: its gloss, each base64 or hex
+ * run that decodes to text, and, only when the message hints at an encoding or reads like ROT13
+ * ("gur", "lbh", ...), its spaced or escaped hex bytes and its ROT13 or reversed reading; last, its
+ * URL escapes.
+ */
+function* hiddenTexts(normalized: string, scan: Scan, { base64Runs, hasForeignLetters }: Tokens): Generator<string> {
+  if (hasForeignLetters) yield glossText(linesWhere(normalized, hasForeignScript), GLOSSARY);
+  if (scan.hasAny(C.hexHint) || normalized.includes(HEX_ESCAPE)) {
+    yield* decodeHexPayloads(normalized);
+  } else {
+    for (const run of base64Runs) if (looksLikeHexText(run)) yield* decodeHexPayloads(run);
+  }
+  for (const run of base64Runs) {
+    const decoded = decodeBase64Text(run);
+    if (decoded !== null) yield decoded;
+  }
+  if (readsAsCoded(scan, C.rot13Hint, C.rot13Word)) yield rot13(codedLines(normalized, scan, C.rot13Hint, ROT13_WORDS));
+  if (readsAsCoded(scan, C.reversedHint, C.reversedWord)) yield reverseText(codedLines(normalized, scan, C.reversedHint, REVERSED_WORDS));
+  if (normalized.includes('%') && URL_ESCAPE.test(normalized)) yield decodeUrlEscapes(linesWhere(normalized, hasUrlEscape));
+}
+
+/** The normalised texts of one message's readings, the hidden ones decoded only as far as asked. */
+class ReadingTexts {
+  private readonly texts: string[];
+  private hidden: Iterator<string> | null;
+
+  constructor(normalized: string, hidden: Iterator<string>) {
+    this.texts = [normalized];
+    this.hidden = hidden;
+  }
+
+  at(reading: number): string | undefined {
+    while (this.hidden !== null && this.texts.length <= reading) {
+      const next = this.hidden.next();
+      if (next.done === true) this.hidden = null;
+      else this.texts.push(normalizeText(next.value));
+    }
+    return this.texts[reading];
+  }
+
+  all(): string[] {
+    this.at(Infinity);
+    return this.texts;
+  }
+}
+
+/**
+ * A message as the filter reads it: its normalised text and the texts it hides, each with its scan.
+ * The hidden texts are decoded, and each text scanned, when first asked for: the rules stop at the
+ * first reading that matches, and a message blocked on its own words needs nothing of what it hides.
+ */
 export interface MessageReading {
-  /** The normalised message first, then each decoded payload and reading, normalised. */
-  readonly texts: string[];
-  readonly scans: Scan[];
+  /**
+   * One text: the normalised message first (0), then each decoded payload and reading, normalised;
+   * undefined past the last.
+   */
+  text(reading: number): string | undefined;
+  /** Every text, in that order. */
+  texts(): string[];
+  scan(reading: number): Scan;
   /** Which of the texts glosses the message's words in other scripts into English, or -1. */
   readonly glossed: number;
   /** The normalised message's plain form (text/plain.ts), made when first asked for: once per message. */
@@ -168,10 +230,9 @@ export class MessageReader {
   };
 
   /**
-   * The message's tokens and the tokens of what it hides: each base64 or hex run that decodes to text,
-   * and, only when the message hints at an encoding or reads like ROT13 ("gur", "lbh", ...), its
-   * spaced or escaped hex bytes and its ROT13 reading. Those extra passes cost nothing on other messages.
-   * The scans are valid until the next call.
+   * The message's tokens, and the texts it hides (hiddenTexts), decoded and tokenized as the rules
+   * and the scorer come to them. The extra passes cost nothing on messages that hide nothing. The
+   * scans are valid until the next call.
    */
   read(message: string): MessageReading {
     const memory = this.memory;
@@ -181,34 +242,17 @@ export class MessageReader {
     const normalized = normalizeText(message);
     const tokens = tokenize(normalized, VOCABULARY, memory.ints);
     const scan = new Scan(tokens, memory);
-    const texts = [normalized];
-    const scans = [scan];
-    const addDecoded = (decoded: string) => {
-      const text = normalizeText(decoded);
-      texts.push(text);
-      scans.push(new Scan(tokenize(text, VOCABULARY, memory.ints), memory));
-    };
-    const { base64Runs, hasForeignLetters } = tokens;
-    const glossed = hasForeignLetters ? texts.length : -1;
-    if (hasForeignLetters) addDecoded(glossText(linesWhere(normalized, hasForeignScript), GLOSSARY));
-    if (scan.hasAny(C.hexHint) || normalized.includes(HEX_ESCAPE)) {
-      for (const decoded of decodeHexPayloads(normalized)) addDecoded(decoded);
-    } else {
-      for (const run of base64Runs) {
-        if (looksLikeHexText(run)) for (const decoded of decodeHexPayloads(run)) addDecoded(decoded);
-      }
-    }
-    for (const run of base64Runs) {
-      const decoded = decodeBase64Text(run);
-      if (decoded !== null) addDecoded(decoded);
-    }
-    if (readsAsCoded(scan, C.rot13Hint, C.rot13Word)) addDecoded(rot13(codedLines(normalized, scan, C.rot13Hint, ROT13_WORDS)));
-    if (readsAsCoded(scan, C.reversedHint, C.reversedWord)) {
-      addDecoded(reverseText(codedLines(normalized, scan, C.reversedHint, REVERSED_WORDS)));
-    }
-    if (normalized.includes('%') && URL_ESCAPE.test(normalized)) addDecoded(decodeUrlEscapes(linesWhere(normalized, hasUrlEscape)));
+    const texts = new ReadingTexts(normalized, hiddenTexts(normalized, scan, tokens));
+    const scans: (Scan | undefined)[] = [scan];
     let plain: string | null = null;
-    return { texts, scans, glossed, plain: () => (plain ??= plainText(normalized)) };
+    return {
+      text: (reading) => texts.at(reading),
+      texts: () => texts.all(),
+      scan: (reading) => (scans[reading] ??= this.scanOf(texts.at(reading) as string)),
+      // The gloss, when there is one, is the first text the message hides.
+      glossed: tokens.hasForeignLetters ? 1 : -1,
+      plain: () => (plain ??= plainText(normalized)),
+    };
   }
 
   /** A scan of a piece of the current message's normalised texts, valid until the next read. */

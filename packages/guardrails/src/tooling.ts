@@ -40,7 +40,7 @@ export function createSplitCheck(scorer: LearnedScorer): SplitCheck {
   return {
     verdictsOf(message) {
       const reading = reader.read(message);
-      const rules = ruleVerdict(reading.scans);
+      const rules = ruleVerdict(reading);
       const finding = reviewRuleMatch(reading, reader, scorer);
       const combined = finding !== null && !finding.overruled ? { blocked: true as const, reason: reasonOf(finding, message, reading) } : undefined;
       let review: number | null = null;
@@ -49,7 +49,7 @@ export function createSplitCheck(scorer: LearnedScorer): SplitCheck {
       return { rules, model, combined: combined ?? model, attack: score.attack, review };
     },
     deciders: {
-      rules: (message) => ruleVerdict(reader.read(message).scans),
+      rules: (message) => ruleVerdict(reader.read(message)),
       model: (message) => modelVerdict(reader.read(message), scorer).verdict,
       combined: (message) => checkWith(reader, scorer, message),
     },

@@ -19,7 +19,7 @@ const committed = createSplitCheck(new LearnedScorer(SCORER_MODEL));
 /** The rules alone, the scorer alone and both combined: with the committed model, or the given scorer. */
 const verdictsOf = (message: string, scorer?: LearnedScorer) =>
   (scorer ? createSplitCheck(scorer) : committed).verdictsOf(message);
-const readingsOf = (message: string) => new MessageReader().read(message).texts;
+const readingsOf = (message: string) => new MessageReader().read(message).texts();
 
 /**
  * A model written by hand: every weight zero except the rows of the given words' features,

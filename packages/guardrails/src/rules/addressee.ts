@@ -127,6 +127,10 @@ const TO_THE_BOT = new RegExp(
   ].join('|'),
 );
 
+/** The same test, tried only where one of its phrases may start: every passage a rule matched takes it. */
+const TO_THE_BOT_SEARCH = new PrefixFilteredPattern(TO_THE_BOT);
+const turnsToTheBot = (text: string) => TO_THE_BOT_SEARCH.exec(text) !== null;
+
 /**
  * In a gloss, what turns to the bot counts only outside quotations: a job description quotes the
  * attacks it is about (「以前の指示を無視して」), and the gloss keeps the quotation marks but not the
@@ -175,7 +179,7 @@ export function isJobDocument(text: string, folded = plain(text)): boolean {
 /** Whether a passage of the message's own words turns to the bot. */
 export function speaksToTheBot(passage: string): boolean {
   const text = plain(passage).replace(SELF_CORRECTION, ' ');
-  return TO_THE_BOT.test(text) || SECOND_PERSON.test(text.replace(CANDIDATE_YOU, ' '));
+  return turnsToTheBot(text) || SECOND_PERSON.test(text.replace(CANDIDATE_YOU, ' '));
 }
 
 /**
@@ -185,5 +189,5 @@ export function speaksToTheBot(passage: string): boolean {
  * tell the candidate's "you" (вы, आप, あなた) from the bot's.
  */
 export function glossSpeaksToTheBot(passage: string, unquoted: string): boolean {
-  return TO_THE_BOT.test(plain(unquoted)) || NOTE_TO_THE_BOT_IN_GLOSS.test(plain(passage));
+  return turnsToTheBot(plain(unquoted)) || NOTE_TO_THE_BOT_IN_GLOSS.test(plain(passage));
 }

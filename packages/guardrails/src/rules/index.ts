@@ -24,17 +24,24 @@ export interface RuleMatch {
   readonly reading: number;
 }
 
+/** The readings of a message (see MessageReading), each scanned when a rule first reads it. */
+export interface ScannedReadings {
+  /** A reading's text, or undefined past the last. */
+  text(reading: number): string | undefined;
+  scan(reading: number): Scan;
+}
+
 /** Every reason whose rule matches a reading, in order of precedence, with the readings it matches. */
-export function* ruleMatches(scans: readonly Scan[]): Generator<RuleMatch> {
+export function* ruleMatches(readings: ScannedReadings): Generator<RuleMatch> {
   for (const reason of BLOCK_REASONS) {
-    for (let reading = 0; reading < scans.length; reading += 1) {
-      if (RULES[reason](scans[reading] as Scan)) yield { reason, reading };
+    for (let reading = 0; readings.text(reading) !== undefined; reading += 1) {
+      if (RULES[reason](readings.scan(reading))) yield { reason, reading };
     }
   }
 }
 
 /** The rules' verdict alone, as if no passage were reviewed. */
-export function ruleVerdict(scans: readonly Scan[]): MessageVerdict {
-  for (const match of ruleMatches(scans)) return { blocked: true, reason: match.reason };
+export function ruleVerdict(readings: ScannedReadings): MessageVerdict {
+  for (const match of ruleMatches(readings)) return { blocked: true, reason: match.reason };
   return { blocked: false };
 }

@@ -157,12 +157,27 @@ const SENDER_FRAME_MAX_CHARS = 1000;
 /** A word every sender frame holds: most messages hold none, and skip the pass over the whole text. */
 const SENDER_FRAME_WORDS = /candidate|role[- ]?play|from now on|from here on|going forward/i;
 
+/**
+ * The non-empty matches of a global pattern, in the order matchAll finds them. matchAll searches a
+ * copy of the pattern, and copying one of these long patterns costs more than the search itself:
+ * here the pattern searches itself, from the start, and is left at the start, as matchAll leaves it.
+ */
+function matchesOf(pattern: RegExp, text: string): RegExpExecArray[] {
+  const matches: RegExpExecArray[] = [];
+  pattern.lastIndex = 0;
+  for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
+    // An empty match moves the search on by one, as matchAll does.
+    if (match[0].length === 0) pattern.lastIndex += 1;
+    else matches.push(match);
+  }
+  return matches;
+}
+
 function blanked(passage: string, patterns: RegExp[]): string {
   const { folded, origin } = fold(passage);
   const blanks: [number, number][] = [];
   for (const pattern of patterns) {
-    for (const match of folded.matchAll(pattern)) {
-      if (match[0].length === 0) continue;
+    for (const match of matchesOf(pattern, folded)) {
       const start = origin(match.index);
       const end = origin(match.index + match[0].length - 1) + 1;
       blanks.push([start, end]);
