@@ -34,7 +34,7 @@ describe.runIf(browserAvailable())('the insights page, in Chromium', () => {
 
     // The overview's summary leads to the page.
     await setup.page.goto('/dashboard');
-    await setup.page.getByText('12 conversations, 1 leads; 8.3% of conversations ended in a lead.', { exact: false }).waitFor();
+    await setup.page.getByText('12 conversations, 1 lead; 8.3% of conversations ended in a lead.', { exact: false }).waitFor();
     await setup.page.getByRole('link', { name: 'See the insights' }).click();
     await setup.page.waitForURL('**/dashboard/insights');
     await setup.page.getByRole('heading', { name: 'What visitors ask first' }).waitFor();

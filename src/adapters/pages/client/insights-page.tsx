@@ -3,6 +3,9 @@ import { api } from './api.ts';
 import { Alert } from './fields.tsx';
 import { reasonLabel } from './refusal-reasons.ts';
 
+/** "1 conversation", "2,000 conversations": a count with its noun, singular for one. */
+const counted = (count: number, noun: string) => `${count.toLocaleString('en')} ${noun}${count === 1 ? '' : 's'}`;
+
 /** GET /api/bots/insights */
 export interface Insights {
   days: 30 | 90;
@@ -149,7 +152,7 @@ export const InsightsPage = () => {
                   <li key={q.question}>
                     <span class="question">{q.question}</span>{' '}
                     <span class="muted">
-                      {q.count === 1 ? '1 conversation' : `${q.count.toLocaleString('en')} conversations`}
+                      {counted(q.count, 'conversation')}
                     </span>
                     <span class="links">
                       {q.conversationIds.map((id, i) => (
@@ -207,12 +210,12 @@ export const InsightsSummary = () => {
     <section class="card" aria-labelledby="insights-summary">
       <h2 id="insights-summary">Last 30 days</h2>
       <p>
-        {totals.conversations.toLocaleString('en')} conversations, {totals.leads.toLocaleString('en')} leads; {percent(totals.leadShare)} of conversations ended in a lead.
+        {counted(totals.conversations, 'conversation')}, {counted(totals.leads, 'lead')}; {percent(totals.leadShare)} of conversations ended in a lead.
         {insights.topQuestions[0] && <> Asked most: “{insights.topQuestions[0].question}”.</>}
       </p>
       {refused > 0 && (
         <p>
-          The message filter refused {refused === 1 ? '1 message' : `${refused.toLocaleString('en')} messages`}. <a href="/dashboard/refused">See what it refused</a>
+          The message filter refused {counted(refused, 'message')}. <a href="/dashboard/refused">See what it refused</a>
         </p>
       )}
       <a href="/dashboard/insights">See the insights</a>
