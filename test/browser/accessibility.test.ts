@@ -187,13 +187,15 @@ describe.runIf(browserAvailable())('every page at 375 and 1440 px: screenshots a
     await keyboard.press('Enter');
     const panel = page.getByRole('region', { name: 'Notifications' });
     await panel.waitFor();
-    expect(await panel.evaluate((element) => element.contains(document.activeElement))).toBe(true);
+    const focusInPanel = () => panel.evaluate((element) => element.contains(document.activeElement));
+    await expect.poll(focusInPanel).toBe(true);
     await keyboard.press('Escape');
     await expect.poll(() => panel.count()).toBe(0);
     expect(await bell.evaluate((element) => element === document.activeElement)).toBe(true);
     // Esc closes it from anywhere, here from the bell itself, and Tab past it closes it too.
     await keyboard.press('Enter');
     await panel.waitFor();
+    await expect.poll(focusInPanel).toBe(true);
     await keyboard.press('Shift+Tab');
     expect(await bell.evaluate((element) => element === document.activeElement)).toBe(true);
     expect(await panel.count()).toBe(1);

@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { api, formatDate, signOut } from './api.ts';
 
 interface Notification {
@@ -53,9 +53,13 @@ const NotificationBell = (p: { initial?: NotificationList | undefined }) => {
     const timer = setInterval(() => void load(), 30_000);
     return () => clearInterval(timer);
   }, []);
+  // The focus moves into the panel as it is drawn, before the browser handles the next key: a
+  // Shift+Tab pressed right after Enter must start from the panel, not from the bell.
+  useLayoutEffect(() => {
+    if (open) panel.current?.focus();
+  }, [open]);
   useEffect(() => {
     if (!open) return;
-    panel.current?.focus();
     // Esc closes the panel wherever the focus is, and gives the focus back to the bell.
     const onKey = (event: KeyboardEvent) => {
       if (event.key === 'Escape') close();
