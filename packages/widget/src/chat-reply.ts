@@ -62,6 +62,9 @@ export function renderMarkdown(text: string, doc: Document = document): Document
   return fragment;
 }
 
+/** How a reply that did not finish ends: the visitor stopped it, or the provider broke off midway. */
+export const REPLY_ENDINGS = { stopped: ' (stopped)', interrupted: ' (interrupted)' } as const;
+
 /** The elements that end a line of a rendered reply. */
 const LINE_ENDS = new Set(['P', 'LI', 'PRE', 'BLOCKQUOTE', 'BR', 'HR']);
 

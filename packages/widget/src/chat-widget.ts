@@ -5,9 +5,9 @@
  * host page says can become markup.
  */
 import { WIDGET_CSS } from './widget-css.ts';
-import { renderMarkdown, replyText } from './chat-reply.ts';
+import { renderMarkdown, REPLY_ENDINGS, replyText } from './chat-reply.ts';
 import { tabStorage, type TabStorage } from './tab-storage.ts';
-import { adoptStyles, el, FULL_SCREEN, setAccent, widgetHost } from './widget-dom.ts';
+import { adoptStyles, el, modalAtFullScreen, setAccent, widgetHost } from './widget-dom.ts';
 
 export interface Turn {
   role: 'user' | 'assistant';
@@ -323,7 +323,7 @@ export const renderChatWidget = (parts: WidgetParts): MountedWidget => {
       const streamed = await readStream(answer.stream, stop.signal);
       if (streamed.broken && answer.broken) lastProblem = { ...answer.broken, question };
       // The visitor's Stop and the provider's failure midway read differently (as on the owner's pages).
-      const cut = streamed.broken ? ' (interrupted)' : ' (stopped)';
+      const cut = streamed.broken ? REPLY_ENDINGS.interrupted : REPLY_ENDINGS.stopped;
       reply = streamed.text.trim() ? streamed.text + (streamed.whole ? '' : cut) : '';
       if (!reply) answer = { ok: false, ...(answer.broken ?? { text: 'The bot gave no answer. Please retry.', retry: true }) };
     }
@@ -381,10 +381,7 @@ export const renderChatWidget = (parts: WidgetParts): MountedWidget => {
   closeButton.addEventListener('click', close);
   // On the page (not framed), below 480 px the dialog covers it: modal, and Tab wraps inside it.
   // Framed, the host page's dialog is the modal one.
-  const fullScreen = parts.framed ? null : window.matchMedia(FULL_SCREEN);
-  const renderModal = () => dialog.setAttribute('aria-modal', String(fullScreen?.matches ?? false));
-  fullScreen?.addEventListener('change', renderModal);
-  renderModal();
+  const fullScreen = parts.framed ? null : modalAtFullScreen(dialog);
   dialog.addEventListener('keydown', (event) => {
     if (event.key === 'Escape') {
       event.stopPropagation();

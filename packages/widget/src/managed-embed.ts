@@ -14,7 +14,7 @@
  * inactive bot renders nothing and says so once in the console.
  */
 import { own, text } from './json-fields.ts';
-import { adoptStyles, el, FULL_SCREEN, setAccent, widgetHost } from './widget-dom.ts';
+import { adoptStyles, el, modalAtFullScreen, setAccent, widgetHost } from './widget-dom.ts';
 import { EMBED_HOST_CSS } from './embed-host-css.ts';
 
 const script =
@@ -57,10 +57,7 @@ const start = async (tag: HTMLScriptElement) => {
   const toFrame = (type: 'open' | 'focus-first' | 'focus-last') => frame?.contentWindow?.postMessage({ type: `careerbot:${type}` }, platform);
 
   // Covering the page, the dialog is modal; beside it, the host page stays in reach.
-  const fullScreen = window.matchMedia(FULL_SCREEN);
-  const renderModal = () => dialog.setAttribute('aria-modal', String(fullScreen.matches));
-  fullScreen.addEventListener('change', renderModal);
-  renderModal();
+  modalAtFullScreen(dialog);
   /** Focusable at full screen only (the stylesheet hides it otherwise): the focus that lands here goes back into the chat. */
   const edge = (wrapTo: 'first' | 'last') => {
     const span = el('span', { class: 'edge', tabindex: '0' });

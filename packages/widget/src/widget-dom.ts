@@ -7,6 +7,18 @@
 /** Below 480 px a widget's dialog takes the whole screen, and is modal. */
 export const FULL_SCREEN = '(max-width: 479px)';
 
+/**
+ * Keeps a dialog's aria-modal true while it covers the page (FULL_SCREEN) and false beside it, as
+ * the window is resized; returns the query, for what else follows it (Tab wrapping).
+ */
+export const modalAtFullScreen = (dialog: HTMLElement): MediaQueryList => {
+  const fullScreen = window.matchMedia(FULL_SCREEN);
+  const render = () => dialog.setAttribute('aria-modal', String(fullScreen.matches));
+  fullScreen.addEventListener('change', render);
+  render();
+  return fullScreen;
+};
+
 /** `document.createElement` with attributes and children; text children become text nodes. */
 export const el = <K extends keyof HTMLElementTagNameMap>(
   tag: K,

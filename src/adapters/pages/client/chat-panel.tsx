@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { chatProblem, PROVIDER_NAMES, type ChatProblem } from '@careerbot/widget/chat-problems';
-import { readChatEvents, renderMarkdown, replyText } from '@careerbot/widget/chat-reply';
+import { readChatEvents, renderMarkdown, REPLY_ENDINGS, replyText } from '@careerbot/widget/chat-reply';
 import { Field } from './fields.tsx';
 
 const keyStorage = (provider: string) => `careerbot:llm-key:${provider}`;
@@ -29,8 +29,6 @@ interface Turn {
   /** A bot reply still being written, one the visitor stopped, or one the provider cut off. */
   state?: 'streaming' | 'stopped' | 'interrupted';
 }
-
-const TURN_ENDINGS = { stopped: ' (stopped)', interrupted: ' (interrupted)' } as const;
 
 /** A reply drawn from its markdown as DOM nodes (never markup from its text); the server paints it as text. */
 const ReplyText = (p: { text: string }) => {
@@ -232,7 +230,7 @@ export const ChatPanel = (p: {
           <div key={index} class={`bubble ${turn.role}`}>
             <span class="visually-hidden">{turn.role === 'visitor' ? 'You: ' : `${p.botName}: `}</span>
             {turn.role === 'bot' ? <ReplyText text={turn.text} /> : turn.text}
-            {(turn.state === 'stopped' || turn.state === 'interrupted') && <span class="muted small">{TURN_ENDINGS[turn.state]}</span>}
+            {(turn.state === 'stopped' || turn.state === 'interrupted') && <span class="muted small">{REPLY_ENDINGS[turn.state]}</span>}
           </div>
         ))}
         {waiting && (
