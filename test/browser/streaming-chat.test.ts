@@ -129,4 +129,36 @@ describe.runIf(browserAvailable())('streamed replies on the platform’s chat su
     expectNoProblems(tab);
     await tab.context.close();
   });
+  it.each(['public page', 'Try your bot'] as const)('on the %s, a reload finds the conversation again, and Start over clears it for good', async (surface) => {
+    const tab = await openSurface(surface);
+    world.provider.reset();
+    world.provider.respondWith(fakeReply.stream(['She led the **payments** team.']));
+    await ask(tab, 'What did Ada lead?');
+    const log = tab.page.getByRole('log', { name: 'Conversation' });
+    await log.locator('strong', { hasText: 'payments' }).waitFor();
+    await tab.page.getByRole('button', { name: 'Send' }).waitFor();
+    world.provider.respondWith(fakeReply.stream(SLOW_SENTENCES, { chunkDelayMs: 200 }));
+    await ask(tab, 'And her notes?');
+    await log.getByText('sentence one of', { exact: false }).first().waitFor();
+    await tab.page.getByRole('button', { name: 'Stop' }).click();
+    await log.getByText('(stopped)').waitFor();
+
+    await tab.page.reload();
+    // Both turns come back as the visitor left them: the markdown drawn again, the stopped reply still marked.
+    await log.locator('strong', { hasText: 'payments' }).waitFor();
+    expect(await log.getByText('What did Ada lead?').count()).toBe(1);
+    expect(await log.getByText('And her notes?').count()).toBe(1);
+    expect(await log.getByText('(stopped)').count()).toBe(1);
+    await shoot(tab.page, `transcript-after-reload-${surface === 'public page' ? 'public' : 'try'}`);
+
+    await tab.page.getByRole('button', { name: 'Start over' }).click();
+    expect(await log.getByText('What did Ada lead?').count()).toBe(0);
+    await expect.poll(() => tab.page.getByLabel('Your message').evaluate((field) => field === document.activeElement)).toBe(true);
+    await tab.page.reload();
+    await log.getByText('Ask', { exact: false }).first().waitFor();
+    expect(await log.getByText('What did Ada lead?').count()).toBe(0);
+    expect(await tab.page.getByRole('button', { name: 'Start over' }).count()).toBe(0);
+    expectNoProblems(tab);
+    await tab.context.close();
+  });
 });

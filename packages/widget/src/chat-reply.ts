@@ -1,5 +1,7 @@
 import { Lexer, type Token, type Tokens } from 'marked';
 
+export { parseTranscript, type KeptTurn } from './transcript.ts';
+
 /**
  * What every chat surface shares to show a reply: the server-sent events of a streamed chat
  * answer, read as they arrive, and markdown turned into DOM nodes. The reply's text only ever

@@ -6,13 +6,11 @@
  */
 import { WIDGET_CSS } from './widget-css.ts';
 import { renderMarkdown, REPLY_ENDINGS, replyText } from './chat-reply.ts';
-import { tabStorage, type TabStorage } from './tab-storage.ts';
+import { tabStorage } from './tab-storage.ts';
+import { parseTranscript, type Turn } from './transcript.ts';
 import { adoptStyles, el, modalAtFullScreen, setAccent, widgetHost } from './widget-dom.ts';
 
-export interface Turn {
-  role: 'user' | 'assistant';
-  content: string;
-}
+export type { Turn } from './transcript.ts';
 
 /** A failed answer, in words for the visitor. */
 export interface Problem {
@@ -91,33 +89,13 @@ export const LEAD_AFTER_REPLIES = 2;
 const DEFAULT_LOADING = ['Thinking…'];
 const EMAIL = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-/** The saved transcript, trusted only as far as its shape: anything else starts afresh. */
-const loadTurns = (storage: TabStorage, key: string): Turn[] => {
-  try {
-    const parsed: unknown = JSON.parse(storage.get(key) ?? '[]');
-    if (!Array.isArray(parsed)) return [];
-    return parsed
-      .filter(
-        (turn): turn is Turn =>
-          typeof turn === 'object' &&
-          turn !== null &&
-          Object.prototype.hasOwnProperty.call(turn, 'role') &&
-          (turn.role === 'user' || turn.role === 'assistant') &&
-          typeof turn.content === 'string',
-      )
-      .map((turn) => ({ role: turn.role, content: turn.content }));
-  } catch {
-    return [];
-  }
-};
-
 let instances = 0;
 
 export const renderChatWidget = (parts: WidgetParts): MountedWidget => {
   const id = `careerbot-${++instances}`;
   let look: Look = { ...parts.look };
   const storage = tabStorage();
-  let turns = loadTurns(storage, parts.transcriptKey);
+  let turns: Turn[] = parseTranscript(storage.get(parts.transcriptKey)).map(({ role, content }) => ({ role, content }));
   let waiting = false;
   let lastProblem: (Problem & { question: string }) | null = null;
   let leadOffered = false;

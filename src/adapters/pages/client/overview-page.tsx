@@ -127,6 +127,7 @@ export const TryPage = (p: { initial?: Overview | null | undefined }) => {
       provider={overview.llm.provider ?? 'openai'}
       suggestedQuestions={overview.bot.suggestedQuestions}
       loadingMessages={overview.bot.loadingMessages}
+      transcriptKey={`careerbot:transcript:try:${overview.bot.id}`}
     />
   );
 };
