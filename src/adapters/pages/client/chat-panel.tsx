@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { chatProblem, PROVIDER_NAMES, type ChatProblem } from '@careerbot/widget/chat-problems';
-import { readChatEvents, renderMarkdown, REPLY_ENDINGS, replyText } from '@careerbot/widget/chat-reply';
+import { parseTranscript, readChatEvents, renderMarkdown, REPLY_ENDINGS, replyText, type KeptTurn } from '@careerbot/widget/chat-reply';
 import { Field } from './fields.tsx';
 
 const keyStorage = (provider: string) => `careerbot:llm-key:${provider}`;
@@ -30,6 +30,20 @@ interface Turn {
   state?: 'streaming' | 'stopped' | 'interrupted';
 }
 
+/** The conversation as the tab keeps it: the turns answered so far, not a question still waiting or a reply still being written. */
+const keptTurns = (turns: readonly Turn[]): KeptTurn[] => {
+  const settled = turns.filter((turn) => turn.state !== 'streaming');
+  if (settled.at(-1)?.role === 'visitor') settled.pop();
+  return settled.map(({ role, text, state }) => ({
+    role: role === 'visitor' ? 'user' : 'assistant',
+    content: text,
+    ...(state === 'stopped' || state === 'interrupted' ? { ending: state } : {}),
+  }));
+};
+
+const shownTurns = (kept: readonly KeptTurn[]): Turn[] =>
+  kept.map((turn) => ({ role: turn.role === 'user' ? 'visitor' : 'bot', text: turn.content, ...(turn.ending ? { state: turn.ending } : {}) }));
+
 /** A reply drawn from its markdown as DOM nodes (never markup from its text); the server paints it as text. */
 const ReplyText = (p: { text: string }) => {
   const box = useRef<HTMLDivElement>(null);
@@ -51,6 +65,8 @@ export const ChatPanel = (p: {
   loadingMessages: string[];
   /** The owner's key answers: no key is asked for, and the visitor may still give their own. */
   ownerKeyAnswers?: boolean;
+  /** Where this tab keeps the conversation, so that a reload finds it again. */
+  transcriptKey: string;
 }) => {
   const [ownKeyOpen, setOwnKeyOpen] = useState(false);
   const providerName = PROVIDER_NAMES[p.provider] ?? p.provider;
@@ -74,6 +90,23 @@ export const ChatPanel = (p: {
     setKey(stored(keyStorage(p.provider)));
     setEndpoint(stored(ENDPOINT_STORAGE));
   }, [p.provider]);
+  const [loaded, setLoaded] = useState(false);
+  useEffect(() => {
+    setTurns(shownTurns(parseTranscript(stored(p.transcriptKey))));
+    setLoaded(true);
+  }, [p.transcriptKey]);
+  useEffect(() => {
+    if (!loaded) return;
+    const kept = keptTurns(turns);
+    store(p.transcriptKey, kept.length ? JSON.stringify(kept) : '');
+  }, [turns, loaded, p.transcriptKey]);
+
+  const startOver = () => {
+    setTurns([]);
+    setProblem(null);
+    setAnnounced('');
+    messageInput.current?.focus();
+  };
 
   useEffect(() => {
     log.current?.scrollTo({ top: log.current.scrollHeight });
@@ -239,6 +272,11 @@ export const ChatPanel = (p: {
           </div>
         )}
       </div>
+      {turns.length > 0 && !streaming && (
+        <button type="button" class="start-over" onClick={startOver}>
+          Start over
+        </button>
+      )}
       {problem && (
         <div class="alert error chat-problem" role="alert">
           <span>{problem.text}</span>
@@ -323,6 +361,7 @@ export const PublicChatPage = (p: { bot: PublicBotView; provider: string; ownerK
       suggestedQuestions={p.bot.suggestedQuestions}
       loadingMessages={p.bot.loadingMessages}
       ownerKeyAnswers={p.ownerKeyAnswers}
+      transcriptKey={`careerbot:transcript:public:${p.bot.id}`}
     />
     <p class="muted small">
       Powered by <a href="/">Career Bot</a>
