@@ -15,6 +15,8 @@ describe.runIf(browserAvailable())('streamed replies on the platform’s chat su
     world = await startPagesWorld();
     owner = await signedInClient(world.app.baseUrl);
     botId = (await owner.client.post('/api/bots', validBot())).json.bot.id;
+    // More messages than the default 10 a minute are asked here, by one visitor.
+    expect((await owner.client.patch('/api/bots/settings', { rateLimits: { perMinute: 100, perDay: 1000 } })).status).toBe(200);
   });
   afterAll(async () => world?.close());
 
@@ -159,6 +161,49 @@ describe.runIf(browserAvailable())('streamed replies on the platform’s chat su
     expect(await log.getByText('What did Ada lead?').count()).toBe(0);
     expect(await tab.page.getByRole('button', { name: 'Start over' }).count()).toBe(0);
     expectNoProblems(tab);
+    await tab.context.close();
+  });
+  it('Stop pressed before the first word cancels the question once: it goes back into the field and is not sent again', async () => {
+    const tab = await openSurface('public page');
+    world.provider.reset();
+    world.provider.respondWith(fakeReply.delayed(1500, fakeReply.stream(['Too late.'])), fakeReply.stream(['Here is the second answer.']));
+    await ask(tab, 'Slow question');
+    await tab.page.getByRole('button', { name: 'Stop' }).click();
+    await tab.page.getByRole('button', { name: 'Send' }).waitFor();
+    expect(await tab.page.getByLabel('Your message').inputValue()).toBe('Slow question');
+    // The next question's answer arrives after anything the Stop might have sent again.
+    await ask(tab, 'Second question');
+    const log = tab.page.getByRole('log', { name: 'Conversation' });
+    await log.getByText('Here is the second answer.').waitFor();
+    const asked = world.provider.requests
+      .filter((request) => request.path.endsWith('/chat/completions'))
+      .map((request) => JSON.stringify(request.body));
+    expect(asked.filter((body) => body.includes('Slow question'))).toHaveLength(1);
+    expect(asked.filter((body) => body.includes('Second question'))).toHaveLength(1);
+    expect(await log.textContent()).not.toContain('Too late.');
+    expectNoProblems(tab);
+    await tab.context.close();
+  });
+
+  it('a reload while a reply is written keeps the question and the words so far, marked (interrupted); a reload before any word puts the question back in the field', async () => {
+    const tab = await openSurface('public page');
+    world.provider.reset();
+    world.provider.respondWith(fakeReply.stream(SLOW_SENTENCES, { chunkDelayMs: 200 }));
+    await ask(tab, 'What are her notes?');
+    const log = tab.page.getByRole('log', { name: 'Conversation' });
+    await log.getByText('sentence one of', { exact: false }).first().waitFor();
+    await tab.page.reload();
+    await log.getByText('(interrupted)').waitFor();
+    expect(await log.getByText('What are her notes?').count()).toBe(1);
+    expect(await log.textContent()).toContain('sentence one of');
+
+    world.provider.respondWith(fakeReply.delayed(5000, fakeReply.stream(['Never read.'])));
+    await ask(tab, 'A question left waiting');
+    await tab.page.getByRole('button', { name: 'Stop' }).waitFor();
+    await tab.page.reload();
+    await expect.poll(() => tab.page.getByLabel('Your message').inputValue()).toBe('A question left waiting');
+    expect(await log.getByText('A question left waiting').count()).toBe(0);
+    expect(await log.getByText('What are her notes?').count()).toBe(1);
     await tab.context.close();
   });
 });

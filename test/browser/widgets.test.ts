@@ -92,6 +92,8 @@ describe.runIf(browserAvailable())('the widgets on another origin, in Chromium',
     site = await startHostSite();
     owner = await signedInClient(world.app.baseUrl);
     botId = (await owner.client.post('/api/bots', validBot())).json.bot.id;
+    // One visitor here asks more than the default 10 messages a minute.
+    expect((await owner.client.patch('/api/bots/settings', { rateLimits: { perMinute: 100, perDay: 1000 } })).status).toBe(200);
     await owner.client.patch('/api/bots/settings', { themeColor: '#aa3300' });
   });
   afterAll(async () => {
@@ -456,6 +458,23 @@ describe.runIf(browserAvailable())('the widgets on another origin, in Chromium',
     // The live region says what the visitor reads, not the markdown's signs.
     expect(await w.chat.locator('[role=status][aria-live=polite]').textContent()).toBe('She knows:\nGo\nSQL\nSee her site now.');
     await shoot(page, 'widget-managed-markdown');
+
+    // Stop before the first word: the question goes back into the field, with no error to read.
+    world.provider.respondWith(fakeReply.delayed(1500, fakeReply.stream(['Too late.'])));
+    await w.message.fill('A slow question');
+    await w.message.press('Enter');
+    await w.chat.getByRole('button', { name: 'Stop' }).click();
+    await expect.poll(() => w.message.inputValue()).toBe('A slow question');
+    expect(await w.problem.textContent()).toBe('');
+
+    // A reload before the answer puts the question back into the field, not into oblivion.
+    world.provider.respondWith(fakeReply.delayed(5000, fakeReply.stream(['Never read.'])));
+    await w.message.press('Enter');
+    await w.chat.getByRole('button', { name: 'Stop' }).waitFor();
+    await page.reload();
+    await managed(page).launcher.click();
+    await expect.poll(() => managed(page).message.inputValue()).toBe('A slow question');
+    expect(await managed(page).log.getByText('A slow question').count()).toBe(0);
     expectNoProblems(tab);
     await tab.context.close();
   });

@@ -101,6 +101,8 @@ export const renderChatWidget = (parts: WidgetParts): MountedWidget => {
   let leadOffered = false;
   /** Set once the visitor sent an e-mail or said no: the form is not offered again in this tab. */
   const leadDoneKey = `${parts.transcriptKey}:lead`;
+  /** The question on its way: a reload before its answer puts it back in the field instead of losing it. */
+  const askingKey = `${parts.transcriptKey}:asking`;
 
   const host = widgetHost();
   const root = host.attachShadow({ mode: 'open' });
@@ -153,6 +155,11 @@ export const renderChatWidget = (parts: WidgetParts): MountedWidget => {
   const problemBox = el('div', { class: 'problem', role: 'alert' });
   const suggestions = el('div', { class: 'suggestions', role: 'group', 'aria-label': 'Suggested questions' });
   const messageInput = el('textarea', { id: `${id}-message`, rows: '2', maxlength: '8000' });
+  const unanswered = storage.get(askingKey);
+  if (unanswered) {
+    messageInput.value = unanswered;
+    storage.set(askingKey, null);
+  }
   const sendButton = el('button', { type: 'submit', class: 'send' }, 'Send');
   const form = el('form', { class: 'compose' }, el('label', { for: messageInput.id, class: 'visually-hidden' }, 'Your message'), messageInput, sendButton);
 
@@ -284,6 +291,7 @@ export const renderChatWidget = (parts: WidgetParts): MountedWidget => {
     lastProblem = null;
     renderProblem();
     messageInput.value = '';
+    storage.set(askingKey, question);
     turns = [...turns, { role: 'user', content: question }];
     const loading = look.loadingMessages?.length ? look.loadingMessages : DEFAULT_LOADING;
     renderLog(loading[Math.floor(Math.random() * loading.length)]!);
@@ -307,6 +315,7 @@ export const renderChatWidget = (parts: WidgetParts): MountedWidget => {
     }
     stopper = null;
     setBusy(false);
+    storage.set(askingKey, null);
     if (answer.ok) {
       // What the visitor reads, not the markdown's signs.
       announcer.textContent = replyText(reply);
@@ -329,7 +338,8 @@ export const renderChatWidget = (parts: WidgetParts): MountedWidget => {
     turns = turns.slice(0, -1);
     renderLog(null);
     if (!messageInput.value) messageInput.value = question;
-    lastProblem = { text: answer.text, retry: answer.retry, askKey: answer.askKey, question };
+    // The visitor's own Stop needs no words: the question is back in the field, as on the owner's pages.
+    lastProblem = stop.signal.aborted ? null : { text: answer.text, retry: answer.retry, askKey: answer.askKey, question };
     renderProblem();
     if (answer.askKey && parts.keyRequest) {
       keyInput.value = '';

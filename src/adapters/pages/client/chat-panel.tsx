@@ -30,19 +30,25 @@ interface Turn {
   state?: 'streaming' | 'stopped' | 'interrupted';
 }
 
-/** The conversation as the tab keeps it: the turns answered so far, not a question still waiting or a reply still being written. */
-const keptTurns = (turns: readonly Turn[]): KeptTurn[] => {
-  const settled = turns.filter((turn) => turn.state !== 'streaming');
-  if (settled.at(-1)?.role === 'visitor') settled.pop();
-  return settled.map(({ role, text, state }) => ({
-    role: role === 'visitor' ? 'user' : 'assistant',
-    content: text,
-    ...(state === 'stopped' || state === 'interrupted' ? { ending: state } : {}),
-  }));
-};
+/**
+ * The conversation as the tab keeps it, at every change: a reply still being written is kept as
+ * far as it got, marked interrupted, since a reload ends it; a question still waiting is kept too.
+ */
+const keptTurns = (turns: readonly Turn[]): KeptTurn[] =>
+  turns
+    .filter((turn) => turn.state !== 'streaming' || turn.text)
+    .map(({ role, text, state }) => ({
+      role: role === 'visitor' ? 'user' : 'assistant',
+      content: text,
+      ...(state === 'streaming' ? { ending: 'interrupted' as const } : state ? { ending: state } : {}),
+    }));
 
-const shownTurns = (kept: readonly KeptTurn[]): Turn[] =>
-  kept.map((turn) => ({ role: turn.role === 'user' ? 'visitor' : 'bot', text: turn.content, ...(turn.ending ? { state: turn.ending } : {}) }));
+/** The kept conversation, and the question that a reload left without an answer, to ask again. */
+const shownTurns = (kept: readonly KeptTurn[]): { turns: Turn[]; unanswered: string } => {
+  const turns: Turn[] = kept.map((turn) => ({ role: turn.role === 'user' ? 'visitor' : 'bot', text: turn.content, ...(turn.ending ? { state: turn.ending } : {}) }));
+  const unanswered = turns.at(-1)?.role === 'visitor' ? turns.pop()!.text : '';
+  return { turns, unanswered };
+};
 
 /** A reply drawn from its markdown as DOM nodes (never markup from its text); the server paints it as text. */
 const ReplyText = (p: { text: string }) => {
@@ -92,7 +98,9 @@ export const ChatPanel = (p: {
   }, [p.provider]);
   const [loaded, setLoaded] = useState(false);
   useEffect(() => {
-    setTurns(shownTurns(parseTranscript(stored(p.transcriptKey))));
+    const shown = shownTurns(parseTranscript(stored(p.transcriptKey)));
+    setTurns(shown.turns);
+    if (shown.unanswered) setMessage((current) => current || shown.unanswered);
     setLoaded(true);
   }, [p.transcriptKey]);
   useEffect(() => {
@@ -128,6 +136,8 @@ export const ChatPanel = (p: {
     }
     setProblem(null);
     setMessage('');
+    // Send turns into Stop and the suggestions wait: the focus would fall to the page, so it goes where the next question is typed.
+    if (document.activeElement !== messageInput.current) messageInput.current?.focus();
     setTurns((current) => [...current, { role: 'visitor', text: question }]);
     const loading = p.loadingMessages.length ? p.loadingMessages[Math.floor(Math.random() * p.loadingMessages.length)]! : 'Thinking…';
     setWaiting(loading);
@@ -322,11 +332,13 @@ export const ChatPanel = (p: {
           )}
         </Field>
         {streaming ? (
-          <button type="button" class="stop" onClick={() => stop.current?.abort()}>
+          // Its own element (key): were Preact to turn this button into Send while the click is
+          // being handled, the click would submit the question that Stop just put back in the field.
+          <button key="stop" type="button" class="stop" onClick={() => stop.current?.abort()}>
             Stop
           </button>
         ) : (
-          <button class="primary" type="submit" disabled={!message.trim()}>
+          <button key="send" class="primary" type="submit" disabled={!message.trim()}>
             Send
           </button>
         )}
