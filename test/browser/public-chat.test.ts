@@ -126,7 +126,7 @@ describe.runIf(browserAvailable())('a visitor chats on a bot’s public page, in
     world.provider.respondWith(fakeReply.success('One more.'));
     await ask('Is she open to remote roles?');
     await ask('And to relocation?');
-    await problem.filter({ hasText: /^This bot has answered (this minute’s|today’s) share of messages\. You can ask again at \d{1,2}:\d{2}:\d{2}/ }).waitFor();
+    await problem.filter({ hasText: /^This bot has answered (this minute’s share of messages\. You can ask again in \d{1,2} seconds?|today’s share of messages\. You can ask again at \d{1,2}:\d{2}(\s?[AP]M)?)\.$/ }).waitFor();
     expectNoProblems(tab);
     await tab.context.close();
  }, 90_000);

@@ -442,7 +442,7 @@ describe.runIf(browserAvailable())('the widgets on another origin, in Chromium',
     await w.message.press('Enter');
     await w.log.getByText('(interrupted)', { exact: false }).waitFor();
     expect(await w.log.getByText('(stopped)', { exact: false }).count()).toBe(1);
-    await w.problem.filter({ hasText: 'The provider did not answer. Please retry.' }).waitFor();
+    await w.problem.filter({ hasText: 'The provider stopped partway through this reply. Retry to ask it again.' }).waitFor();
     // The log shows its end, where the cut-off reply is.
     expect(await w.log.evaluate((log) => log.scrollHeight - log.scrollTop - log.clientHeight)).toBeLessThan(2);
     await shoot(page, 'widget-managed-interrupted');

@@ -4,7 +4,7 @@
  * or the problem in words.
  */
 import type { Answer } from './chat-widget.ts';
-import { chatProblem, type ErrorBody } from './chat-problems.ts';
+import { chatProblem, REPLY_CUT_OFF, type ErrorBody } from './chat-problems.ts';
 import { readChatEvents, type ChatEvent } from './chat-reply.ts';
 import { own, text } from './json-fields.ts';
 
@@ -13,7 +13,7 @@ export const STREAMING = { 'content-type': 'application/json', accept: 'text/eve
 
 export const answerFrom = async (response: Response): Promise<Answer> => {
   if (response.ok && response.body && response.headers.get('content-type')?.startsWith('text/event-stream')) {
-    return { ok: true, stream: deltas(readChatEvents(response.body)), broken: chatProblem(502, { error: 'provider_unavailable' }) };
+    return { ok: true, stream: deltas(readChatEvents(response.body)), broken: REPLY_CUT_OFF };
   }
   const body: unknown = await response.json().catch(() => null);
   const reply = text(body, 'reply');

@@ -32,14 +32,24 @@ export interface ChatProblem {
   askKey?: boolean;
 }
 
+/** A reply the provider stopped writing partway: its words so far stay, and the question may be asked again. */
+export const REPLY_CUT_OFF: ChatProblem = { text: 'The provider stopped partway through this reply. Retry to ask it again.', retry: true };
+
+/** When a limit lets the visitor ask again: in seconds when it is that close, else the time of day without seconds. */
+const whenAgain = (resetAt: number): string => {
+  const seconds = Math.ceil((resetAt - Date.now()) / 1000);
+  if (!Number.isFinite(seconds)) return 'later';
+  if (seconds <= 90) return `in ${Math.max(seconds, 1)} second${seconds > 1 ? 's' : ''}`;
+  return `at ${new Date(resetAt).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit' })}`;
+};
+
 export const chatProblem = (status: number, body: ErrorBody | null): ChatProblem => {
   switch (body?.error) {
     case 'blocked':
       return { text: `Your message was not sent to the bot: ${BLOCK_WORDS[body.reason ?? ''] ?? 'it looks like an attack on the bot'}. Please rephrase it.` };
     case 'rate_limit': {
-      const at = new Date(Number(body.resetAt)).toLocaleTimeString(undefined, { hour: '2-digit', minute: '2-digit', second: '2-digit' });
       const window = body.scope === 'long' ? 'today’s' : 'this minute’s';
-      return { text: `This bot has answered ${window} share of messages. You can ask again at ${at}.` };
+      return { text: `This bot has answered ${window} share of messages. You can ask again ${whenAgain(Number(body.resetAt))}.` };
     }
     case 'daily_limit_reached':
       return { text: 'This bot has reached its limit of answers for today. Please come back tomorrow.' };

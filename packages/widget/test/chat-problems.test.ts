@@ -26,6 +26,14 @@ describe('chatProblem', () => {
     expect(chatProblem(429, { error: 'rate_limit', scope: 'short', resetAt }).text).toContain('this minute’s');
   });
 
+  it('says when to ask again in seconds when it is that close, else as a time of day without seconds', () => {
+    const soon = chatProblem(429, { error: 'rate_limit', scope: 'short', resetAt: Date.now() + 41_500 }).text;
+    expect(soon).toMatch(/You can ask again in 4[12] seconds\.$/);
+    const later = chatProblem(429, { error: 'rate_limit', scope: 'long', resetAt: Date.now() + 5 * 3600_000 }).text;
+    expect(later).toMatch(/You can ask again at \d{1,2}[:.]\d{2}(\s?[AP]M)?\.$/);
+    expect(later).not.toMatch(/\d{1,2}[:.]\d{2}[:.]\d{2}/);
+  });
+
   it('falls back to the status and a retry for anything unknown', () => {
     expect(chatProblem(500, null)).toEqual({ text: 'Something went wrong (status 500). Please retry.', retry: true });
   });

@@ -119,7 +119,7 @@ describe('runtimeClient', () => {
       })(),
     ).rejects.toThrow('provider_unavailable');
     expect(seen).toEqual(['Half']);
-    expect(answer.broken).toEqual({ text: 'The provider did not answer. Please retry.', retry: true });
+    expect(answer.broken).toEqual({ text: 'The provider stopped partway through this reply. Retry to ask it again.', retry: true });
   });
 
   it('Stop aborts the request it started and cancels the stream it reads', async () => {

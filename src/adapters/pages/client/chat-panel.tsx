@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
-import { chatProblem, PROVIDER_NAMES, type ChatProblem } from '@careerbot/widget/chat-problems';
+import { chatProblem, PROVIDER_NAMES, REPLY_CUT_OFF, type ChatProblem } from '@careerbot/widget/chat-problems';
 import { parseTranscript, readChatEvents, renderMarkdown, REPLY_ENDINGS, replyText, type KeptTurn } from '@careerbot/widget/chat-reply';
 import { Field } from './fields.tsx';
 
@@ -173,7 +173,7 @@ export const ChatPanel = (p: {
             } else {
               finished = true;
               updateReply((turn) => ({ ...turn, state: 'interrupted' }));
-              setProblem({ ...chatProblem(502, { error: event.error }), message: question });
+              setProblem({ ...(event.error === 'provider_unavailable' ? REPLY_CUT_OFF : chatProblem(502, { error: event.error })), message: question });
             }
           }
         } catch (error) {
