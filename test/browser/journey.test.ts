@@ -109,6 +109,8 @@ describe.runIf(browserAvailable())('a new owner’s whole journey, in Chromium',
     expect(stats.totalLeads).toBe(1);
     expect(stats.totalConversations).toBeGreaterThanOrEqual(1);
     expect(await counters.textContent()).toBe(`${stats.totalConversations}Conversations${stats.totalMessages}Messages1Leads`);
+    // A managed bot's owner is told why the public page's chats do not move these counters.
+    expect(await page.getByText('chats on your public page and in the managed widget are answered but not counted here', { exact: false }).count()).toBe(1);
 
     // The bell: unread count, the notifications in words, mark one and then all as read.
     const bell = page.getByRole('button', { name: /Notifications/ });

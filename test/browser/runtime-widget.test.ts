@@ -195,6 +195,7 @@ describe.runIf(browserAvailable())('the widget with runtimeUrl on a third origin
     const counters = dashboard.page.getByRole('region', { name: 'Counters' });
     const stats = await counters.locator('.stat').evaluateAll((all) => all.map((stat) => `${stat.querySelector('.stat-value')?.textContent} ${stat.querySelector('.stat-label')?.textContent}`));
     expect(stats).toEqual(['1 Conversations', '4 Messages', '1 Leads']);
+    expect(await dashboard.page.getByText('not counted here', { exact: false }).count()).toBe(0);
     expect(await dashboard.page.getByRole('status', { name: 'Your runtime' }).textContent()).toMatch(/^A runtime last used the token “Portfolio runtime” on /);
     const bell = dashboard.page.getByRole('button', { name: /Notifications/ });
     expect(await bell.textContent()).toContain('Notifications, 2 unread');

@@ -79,6 +79,12 @@ export const OverviewPage = (p: {
           <span class="stat-label">Leads</span>
         </div>
       </section>
+      {!selfHosted && (
+        <p class="muted small">
+          Only a self-hosted widget or runtime records conversations, messages and leads: chats on your public page and in the managed widget
+          are answered but not counted here. <a href="/dashboard/tokens">Set up a self-hosted widget</a>.
+        </p>
+      )}
       <InsightsSummary />
       {p.ownerKey?.key && (
         <section class="card" aria-labelledby="owner-key-usage">
