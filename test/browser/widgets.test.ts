@@ -169,6 +169,15 @@ describe.runIf(browserAvailable())('the widgets on another origin, in Chromium',
     await w.log.getByText('What did Ada build?').waitFor();
     expect(await w.log.getByText('click](javascript:', { exact: false }).count()).toBe(1);
     expect(world.app.logs.text()).not.toContain(KEY_CANARY);
+
+    // Start over clears it, and a reload does not bring it back.
+    await w.chat.getByRole('button', { name: 'Start over' }).click();
+    expect(await w.log.getByText('What did Ada build?').count()).toBe(0);
+    await page.reload();
+    await w.launcher.click();
+    await w.log.getByText('Ask ', { exact: false }).waitFor();
+    expect(await w.log.getByText('What did Ada build?').count()).toBe(0);
+    expect(await w.chat.getByRole('button', { name: 'Start over' }).isVisible()).toBe(false);
     expectNoProblems(tab);
     await tab.context.close();
   });

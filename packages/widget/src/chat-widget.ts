@@ -161,6 +161,7 @@ export const renderChatWidget = (parts: WidgetParts): MountedWidget => {
     storage.set(askingKey, null);
   }
   const sendButton = el('button', { type: 'submit', class: 'send' }, 'Send');
+  const startOverButton = el('button', { type: 'button', class: 'plain start-over', hidden: '' }, 'Start over');
   const form = el('form', { class: 'compose' }, el('label', { for: messageInput.id, class: 'visually-hidden' }, 'Your message'), messageInput, sendButton);
 
   const leadEmail = el('input', { id: `${id}-lead`, type: 'email', autocomplete: 'email' });
@@ -185,6 +186,7 @@ export const renderChatWidget = (parts: WidgetParts): MountedWidget => {
     forgetful,
     keyBox,
     log,
+    startOverButton,
     announcer,
     problemBox,
     suggestions,
@@ -205,6 +207,7 @@ export const renderChatWidget = (parts: WidgetParts): MountedWidget => {
     if (!turns.length && !loading) log.append(el('p', { class: 'empty' }, `Ask ${look.name} a question.`));
     if (loading) log.append(el('div', { class: 'bubble assistant waiting', role: 'status' }, loading));
     log.scrollTop = log.scrollHeight;
+    startOverButton.hidden = !turns.length || waiting;
   };
 
   const renderProblem = () => {
@@ -244,6 +247,7 @@ export const renderChatWidget = (parts: WidgetParts): MountedWidget => {
     waiting = busy;
     // While a reply is awaited or written, Send is Stop.
     sendButton.textContent = busy ? 'Stop' : 'Send';
+    startOverButton.hidden = !turns.length || busy;
     for (const chip of Array.from(suggestions.querySelectorAll('button'))) chip.setAttribute('aria-disabled', String(busy));
   };
 
@@ -255,6 +259,15 @@ export const renderChatWidget = (parts: WidgetParts): MountedWidget => {
   };
 
   let stopper: AbortController | null = null;
+
+  startOverButton.addEventListener('click', () => {
+    turns = [];
+    storage.set(parts.transcriptKey, null);
+    lastProblem = null;
+    renderProblem();
+    renderLog(null);
+    messageInput.focus();
+  });
 
   /**
    * Reads a streamed reply into a bubble of its own as it comes: what arrived, whether it all did

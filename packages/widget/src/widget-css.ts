@@ -79,6 +79,7 @@ textarea { resize: none; }
   padding: 6px 12px; border: 1px solid #8a94a3; border-radius: 999px; background: var(--paper);
   cursor: pointer; font-size: 13px; text-align: left;
 }
+.start-over { display: block; margin: 6px 12px 0 auto; }
 [aria-disabled='true'] { opacity: 0.55; cursor: not-allowed; }
 .lead { margin: 8px 14px 0; padding: 8px 10px; border: 1px solid var(--line); border-radius: 8px; font-size: 14px; }
 .lead p { margin: 0 0 4px; }
