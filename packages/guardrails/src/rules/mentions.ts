@@ -31,7 +31,21 @@ const MOCK_INTERVIEW = [
   // how to answer in the rehearsal: "answer this like you would in an interview"
   String.raw`\b(answer|respond to|reply to) (this|it|that|them|these)( \S+){0,2} (like|as) you would in an? (real |actual )?(interview|screening|screen)\b`,
   String.raw`\b(act as|play|answer as) the (candidate|owner)(?!')(?=[^?!\n]{0,80}\b(mock|practice|interview|role-?play|exercise|i'?m the|i am the|i'll be the|i will be the))`,
+  // a hiring role the recruiter asks the bot to take for the recruiter's own work: "act as a technical
+  // interviewer and give me three questions", "act as the candidate and answer"; the bot already speaks
+  // for the candidate and serves the recruiter, so none of these is a new identity
+  String.raw`\b(act|acting|play|playing|pose|serve|answer|respond|reply|speak|write)( as| the role of| the part of) (a |an |the |our |my |her |his |their )?((senior|junior|technical|tech|friendly|tough|strict|mock|skeptical|sceptical|demanding|first-round|final-round|hr|panel|lead|bar-raiser) )*(interviewer|recruiter|hiring manager|hiring lead|panelist|panellist|candidate|owner|engineering manager|screener|talent partner|headhunter|interview panel|reference|referee)s?\b(?!')`,
+  // what the bot was told about the candidate is what it is there to say: "summarize everything you were
+  // told about Jane"; never about itself, its instructions or secrets
+  String.raw`\b(everything|all|anything|what)( else)? (that )?(you (were|have been|'ve been|got) (told|given)|you (know|have|learned|learnt|remember)|(was|has been|have been) (told|given|shared with) (to )?you) (about|on|regarding|of) (?=(the candidate|the owner|the applicant)\b|(?!(your?|yourself|the|this|that|these|those|my|our|its|system|rules?|instructions?|prompts?|how|what|who|why|secrets?|passwords?|keys?|tokens?|credentials?|config\w*|setup|guidelines|me)\b)[a-z]+\b)`,
 ];
+
+/**
+ * The owner, or another person, by name after "act as": "can you act as Jane and write a cover letter".
+ * Matched on the passage as written, since a name is a capitalised word ("act as DAN" is not one, nor
+ * is a persona of two words), and only before a task for the recruiter.
+ */
+const ACT_AS_NAMED_PERSON = /\b(?:[Aa]ct|[Pp]lay|[Ss]peak|[Aa]nswer|[Rr]espond|[Rr]eply|[Ww]rite) as [A-Z][a-z]+(?= and (?:write|draft|answer|reply|respond|prepare|introduce|pitch|describe|explain|summari[sz]e)\b|, (?:the|our|my) candidate\b)/g;
 
 /** Mentions that speak of someone other than the bot, in any message. */
 const MENTIONS = new RegExp(
@@ -136,7 +150,7 @@ const SENDER_FRAMES = new RegExp([...MOCK_INTERVIEW, SENDER_PLAN].join('|'), 'g'
 
 /** The passage with every mention blanked out, or the passage itself when it holds none. */
 export function withoutMentions(passage: string, jobDocument: boolean): string {
-  return blanked(passage, jobDocument ? [MENTIONS, QUOTED_EXAMPLES] : [MENTIONS]);
+  return blanked(passage, jobDocument ? [MENTIONS, QUOTED_EXAMPLES] : [MENTIONS], ACT_AS_NAMED_PERSON);
 }
 
 /**
@@ -145,7 +159,7 @@ export function withoutMentions(passage: string, jobDocument: boolean): string {
  * cannot tell a rehearsal the sender runs, or what the sender means to do, from an override.
  */
 export function withoutSenderFrames(message: string): string {
-  return message.length < SENDER_FRAME_MAX_CHARS && SENDER_FRAME_WORDS.test(message) ? blanked(message, [SENDER_FRAMES]) : message;
+  return message.length < SENDER_FRAME_MAX_CHARS && SENDER_FRAME_WORDS.test(message) ? blanked(message, [SENDER_FRAMES], ACT_AS_NAMED_PERSON) : message;
 }
 
 /**
@@ -155,7 +169,7 @@ export function withoutSenderFrames(message: string): string {
 const SENDER_FRAME_MAX_CHARS = 1000;
 
 /** A word every sender frame holds: most messages hold none, and skip the pass over the whole text. */
-const SENDER_FRAME_WORDS = /candidate|role[- ]?play|from now on|from here on|going forward/i;
+const SENDER_FRAME_WORDS = /candidate|owner|role[- ]?play|from now on|from here on|going forward| as |interviewer|recruiter|hiring|told|given|know/i;
 
 /**
  * The non-empty matches of a global pattern, in the order matchAll finds them. matchAll searches a
@@ -173,7 +187,8 @@ function matchesOf(pattern: RegExp, text: string): RegExpExecArray[] {
   return matches;
 }
 
-function blanked(passage: string, patterns: RegExp[]): string {
+/** The passage with what the patterns match blanked: `patterns` on its folded copy, `asWritten` on the passage itself. */
+function blanked(passage: string, patterns: RegExp[], asWritten: RegExp): string {
   const { folded, origin } = fold(passage);
   const blanks: [number, number][] = [];
   for (const pattern of patterns) {
@@ -183,6 +198,7 @@ function blanked(passage: string, patterns: RegExp[]): string {
       blanks.push([start, end]);
     }
   }
+  for (const match of matchesOf(asWritten, passage)) blanks.push([match.index, match.index + match[0].length]);
   if (blanks.length === 0) return passage;
   const chars = passage.split('');
   for (const [start, end] of blanks) for (let i = start; i < end; i += 1) chars[i] = ' ';
