@@ -61,9 +61,14 @@ const MIN_JOB_CHARS = 300;
 /** The bot's own things, after a possessive of the second person. */
 const OWN = String.raw`(system ?prompts?|system (message|instructions?)|instructions?|initial prompt|hidden prompt|prompt|rules|guidelines|guardrails|safety (rules|filters?)|restrictions|filters?|directives|programming|configuration|config|api ?keys?|keys?|secrets?|credentials|tokens?|passwords?)`;
 
-/** A passage that turns to the bot, in the eight languages. */
-const TO_THE_BOT = new RegExp(
-  [
+/**
+ * An order at the start of a sentence. Not in a gloss: the gloss writes every clause verb first
+ * ("出力する" -> "output"), so there a verb at the start says nothing of whom it is said to.
+ */
+const SENTENCE_START_ORDER = String.raw`(^|[.!?:;\n\[(<{"] *)(please |now |kindly |just )?(ignore|disregard|forget|reveal|print|show me|tell me|give me|send me|paste|output|repeat|list|dump|share|execute|run|display|confirm|stop|become)\b`;
+
+/** A passage that turns to the bot, in the eight languages, besides a sentence-start order. */
+const TO_THE_BOT_PHRASES = [
     // English: "your system prompt", vocatives, notes to the AI, the classic orders
     String.raw`\b(your|ur) (own |exact |full |hidden |original |initial |current |internal |secret )*${OWN}\b`,
     String.raw`\b(ignore|disregard|forget|override|bypass) (all |any |every )?(of )?(the |your |these )?(previous|prior|above|earlier|preceding|foregoing|existing|original) (all )?(instructions|rules|prompts?|directions|guidelines)`,
@@ -82,7 +87,6 @@ const TO_THE_BOT = new RegExp(
     String.raw`\byou('re| are| were) (now|no longer|not (the|her|his|their) (assistant|bot))\b|\byou (must|should|shall|will) now\b|\bfrom now\b|\bfor the (rest of this|next few|next) (chat|conversation|messages?|hour)`,
     String.raw`(?<!(will|'ll|would|to|shall|can|could|should|must|may|might|also|and|or) )\b(act|pretend|behave|roleplay|role-play|respond|answer|reply) (as|like) (if |though )?(a|an|my|our|you)\b`,
     String.raw`\bpretend (to be|you|that)|\bimagine (that )?you('re| are)|\bplay the role of (a|an|my)\b|\bswitch (roles|sides|to)\b|\bturn into\b`,
-    String.raw`(^|[.!?:;\n\[(<{"] *)(please |now |kindly |just )?(ignore|disregard|forget|reveal|print|show me|tell me|give me|send me|paste|output|repeat|list|dump|share|execute|run|display|confirm|stop|become)\b`,
     String.raw`\b(you|u) (were|have been|got) (told|given|instructed|programmed|configured|set up|trained)|\beverything (you were told|above|before)|\bignore everything|\b(the )?guidance you|\bupdated instructions|\bnew instructions? (for you|is|are)\b`,
     String.raw`\bwithout (any )?(filters?|restrictions|censorship|limits|safety)|\bno (filters?|restrictions|censorship)\b|\bunrestricted\b|\bunfiltered\b`,
     String.raw`[\[<{] *\/?(system|admin|instruction|ai|assistant|sys|inst)\b|\bsystem *:|\baiinstruction|\b(dear|hey|hello|hi) (ai|assistant|bot|chatbot)\b`,
@@ -127,11 +131,11 @@ const TO_THE_BOT = new RegExp(
     String.raw`\b(talimatların|kuralların|sistem istemin|yapılandırman|anahtarın|api anahtarın|sifren)\w*|\b(onceki|tum) (tum )?(talimatları|kuralları) (unut|yok say|gormezden gel)|\bbundan (boyle|sonra)\b|\bartık (sen|bir)\b|\bgibi davran|\b(bana) (ver|goster|gonder|soyle|yaz)\b|\b(kısıtlamasız|filtresiz|kuralsız)\b`,
     // Japanese, Korean, Chinese: the second person
     String.raw`あなた|君の|お前|당신|너의|네가|你的|你是|您的`,
-  ].join('|'),
-);
+];
 
-/** The same test, tried only where one of its phrases may start: every passage a rule matched takes it. */
-const TO_THE_BOT_SEARCH = new PrefixFilteredPattern(TO_THE_BOT);
+/** The same tests, tried only where one of their phrases may start: every passage a rule matched takes one. */
+const TO_THE_BOT_SEARCH = new PrefixFilteredPattern(new RegExp([SENTENCE_START_ORDER, ...TO_THE_BOT_PHRASES].join('|')));
+const TO_THE_BOT_IN_GLOSS_SEARCH = new PrefixFilteredPattern(new RegExp(TO_THE_BOT_PHRASES.join('|')));
 const turnsToTheBot = (text: string) => TO_THE_BOT_SEARCH.exec(text) !== null;
 
 /**
@@ -192,5 +196,5 @@ export function speaksToTheBot(passage: string): boolean {
  * tell the candidate's "you" (вы, आप, あなた) from the bot's.
  */
 export function glossSpeaksToTheBot(passage: string, unquoted: string): boolean {
-  return turnsToTheBot(plain(unquoted)) || NOTE_TO_THE_BOT_IN_GLOSS.test(plain(passage));
+  return TO_THE_BOT_IN_GLOSS_SEARCH.exec(plain(unquoted)) !== null || NOTE_TO_THE_BOT_IN_GLOSS.test(plain(passage));
 }
