@@ -47,6 +47,18 @@ const MOCK_INTERVIEW = [
  */
 const ACT_AS_NAMED_PERSON = /\b(?:[Aa]ct|[Pp]lay|[Ss]peak|[Aa]nswer|[Rr]espond|[Rr]eply|[Ww]rite) as [A-Z][a-z]+(?= and (?:write|draft|answer|reply|respond|prepare|introduce|pitch|describe|explain|summari[sz]e)\b|, (?:the|our|my) candidate\b)/g;
 
+/**
+ * The bot's own words earlier in this chat: asking for them again asks for no instructions. The
+ * scorer reads short messages with them blanked too (SENDER_FRAMES): it learned "you told me" and
+ * "your first reply" as requests for the prompt.
+ */
+const BOT_OWN_WORDS = [
+  String.raw`\b(repeat|summari[sz]e|recap|resend|restate|copy|paste|put|go back to|say again|send again|re-?send)( me)?( back)?( again)? (what|everything|all|the (part|bit|thing)s? )( of)?( what)?( that)? ?you('ve| have)? (just |already )?(said|told me|wrote|written|answered|mentioned|shared|explained|replied)( (earlier|before|above|so far|already|a (minute|moment) ago|about \S+( \S+)?))?`,
+  String.raw`\byour (previous|last|earlier|first) (answers?|replies|reply|responses?|summary|message)|\byour (answers?|replies|responses?) (from|in|so far in) (this|our) (chat|conversation)`,
+  String.raw`\bwhat (did|have|had) you (just |already )?(tell|told|say|said|mention|mentioned|write|wrote|answer|answered|reply|replied|share|shared)( me| us)? (earlier|before|previously|just now|a (moment|minute) ago|above|so far|in (this|our) (chat|conversation)|about(?! (your|yourself|ur)\b))\b`,
+  String.raw`\b(the )?(first|last|previous|earlier) (thing|things|point|points|answer|part|bit) you (told|said|gave|wrote|mentioned|shared|sent)( me| us)?`,
+];
+
 /** Mentions that speak of someone other than the bot, in any message. */
 const MENTIONS = new RegExp(
   [
@@ -93,9 +105,7 @@ const MENTIONS = new RegExp(
     // who set the bot up (not what it was told), and the candidate it answers for
     String.raw`\b(who|did (the candidate|she|he|they|\S+)|which (service|company|tool|vendor)) (\S+ )?(write|wrote|set up|setup|configured|configure|built|build|made|make) (your|you)( (instructions|prompt|system prompt|rules))?`,
     String.raw`\b(on|in) (her|his|their|the candidate's|the candidates) behalf\b`,
-    // the bot's own words earlier in this chat
-    String.raw`\b(repeat|summari[sz]e|recap|resend|restate|copy|paste|put|go back to|say again|send again|re-?send)( me)?( back)?( again)? (what|everything|all|the (part|bit|thing)s? )( of)?( what)?( that)? ?you('ve| have)? (just |already )?(said|told me|wrote|written|answered|mentioned|shared|explained|replied)( (earlier|before|above|so far|already|a (minute|moment) ago|about \S+( \S+)?))?`,
-    String.raw`\byour (previous|last|earlier|first) (answers?|replies|reply|responses?|summary|message)|\byour (answers?|replies|responses?) (from|in|so far in) (this|our) (chat|conversation)`,
+    ...BOT_OWN_WORDS,
     String.raw`\b(was|were) you (not )?(allowed|permitted|able) to (say|share|tell)`,
   ].join('|'),
   'g',
@@ -146,7 +156,7 @@ const QUOTED_EXAMPLES = new RegExp(
 /** "From now on I'll only ask about ...": the sender's own plan, not a lasting order to the bot. */
 const SENDER_PLAN = String.raw`\b(from now on|from here on|going forward),? (?=(i|we)('ll| will| am going to| are going to)\b)`;
 
-const SENDER_FRAMES = new RegExp([...MOCK_INTERVIEW, SENDER_PLAN].join('|'), 'g');
+const SENDER_FRAMES = new RegExp([...MOCK_INTERVIEW, ...BOT_OWN_WORDS, SENDER_PLAN].join('|'), 'g');
 
 /** The passage with every mention blanked out, or the passage itself when it holds none. */
 export function withoutMentions(passage: string, jobDocument: boolean): string {
@@ -169,7 +179,7 @@ export function withoutSenderFrames(message: string): string {
 const SENDER_FRAME_MAX_CHARS = 1000;
 
 /** A word every sender frame holds: most messages hold none, and skip the pass over the whole text. */
-const SENDER_FRAME_WORDS = /candidate|owner|role[- ]?play|from now on|from here on|going forward| as |interviewer|recruiter|hiring|told|given|know/i;
+const SENDER_FRAME_WORDS = /candidate|owner|role[- ]?play|from now on|from here on|going forward| as |interviewer|recruiter|hiring|told|given|know|said|wrote|repl|answer|mention|earlier|first|last|previous/i;
 
 /**
  * The non-empty matches of a global pattern, in the order matchAll finds them. matchAll searches a
