@@ -124,6 +124,7 @@ export class FeatureReader {
     this.windowWords = 0;
     this.spacedLength = 0;
     this.recentCount = 0;
+    this.wordNumber = 0;
     this.previousPlain = FNV_OFFSET;
     this.stamp = this.nextWindowStamp();
     const lower = text.toLowerCase();
