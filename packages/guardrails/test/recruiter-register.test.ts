@@ -465,7 +465,7 @@ describe('issue 23, ninth iteration: a hiring role after "act as", and what the 
  */
 describe('issue 23: known gaps', () => {
   // The scorer of the ninth iteration reads the lexicon's word classes: the quoted order and "your instructions"
-  // read as attacks in any frame, and the scorer alone blocks these (0.99 and 0.94 against a threshold of 0.82).
+  // read as attacks in any frame, and the scorer alone blocks these (0.99 and 0.94 against a threshold of 0.83).
   it.fails('asking who set the bot up passes (the rules find it not said to the bot; the scorer blocks it)', () => {
     expect(reasonOf(WHO_SET_YOU_UP)).toBeNull();
   });
