@@ -1,10 +1,10 @@
 /**
  * The lexicon's word classes as the learned scorer reads them (features.ts): a word's classes found
  * by the hash of its letters without accents, in one open-addressed table; a two-word entry ("yok
- * say", "api key") is found at its second word, by the hash of both joined by a space. A word that is not in
- * the lexicon but starts with one of its words of STEM_LETTERS letters or more, followed by at
- * most MAX_ENDING letters, takes that word's classes ("talimatlarını", "instructions", "ignorált"),
- * so inflected forms in the languages the lexicon lists read like the forms it lists.
+ * say", "api key") is found at its second word, by the hash of both joined by a space. A word that
+ * is not in the lexicon but starts with one of its words of STEM_LETTERS letters or more, followed
+ * by at most MAX_ENDING letters, takes that word's classes ("talimatlarını", "ignored",
+ * "prompting"), so inflected forms in the languages the lexicon lists read like the forms it lists.
  */
 import { canonicalWord } from './decoders/leet.ts';
 import { WORD_CLASSES } from './lexicon.ts';
