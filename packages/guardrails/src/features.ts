@@ -1,6 +1,9 @@
 /**
  * What the learned scorer reads: hashed word unigrams and bigrams and character 3- and 4-grams
- * of each word, in windows of a few sentences.
+ * of each word, and the lexicon's word classes of each word (word-classes.ts) with the classes and
+ * the word that follow them, in windows of a few sentences. The classes are what makes "ignora le
+ * istruzioni precedenti" and "önceki talimatları yok say" read like "ignore the previous
+ * instructions": the same class features, whatever the language.
  *
  * Words are read the way the rules read them, more loosely: lower case, look-alike letters as
  * Latin, invisible characters skipped, leetspeak folded inside words that also have letters
@@ -14,6 +17,7 @@
 import * as leet from './decoders/leet.ts';
 import * as lookAlikes from './decoders/look-alikes.ts';
 import * as characters from './text/characters.ts';
+import { WORD_CLASS_TABLE, plainCode } from './word-classes.ts';
 
 // Local copies: under a CommonJS loader such as tsx's, each read of an imported binding is a getter call.
 const { FOLDED_INVISIBLE, FOLDED_KEPT, foldedCode } = lookAlikes;
@@ -35,11 +39,19 @@ const FNV_OFFSET = 0x811c9dc5;
 const FNV_PRIME = 0x01000193;
 const START = 0x5e; // "^"
 const END = 0x24; // "$"
+const SPACE = 0x20;
 /** Seeds that keep the kinds of feature apart in the one hash space. */
 const UNIGRAM = 0x9e3779b1;
 const BIGRAM = 0x85ebca77;
 const TRIGRAM = 0xc2b2ae3d;
 const FOURGRAM = 0x27d4eb2f;
+const CLASS_UNIGRAM = 0x165667b1;
+const CLASS_BIGRAM = 0xd3a2646c;
+const CLASS_NEXT_WORD = 0xfd7046c5;
+/** A class pairs with the classes of the words at most this many words before it. */
+const CLASS_REACH = 3;
+/** The class mentions a window remembers for pairing: enough for CLASS_REACH words of several classes. */
+const RECENT_CLASSES = 16;
 
 function bucketOf(hash: number, seed: number): number {
   let h = Math.imul(hash ^ seed, 0x2c1b3c6d);
@@ -78,6 +90,15 @@ export class FeatureReader {
    */
   private readonly countedIn = new Uint8Array(BUCKETS);
   private windowStamp = 0;
+  /** The hash of each prefix of the current word without accents, for the lexicon's stems. */
+  private readonly prefixes = new Int32Array(MAX_WORD);
+  /** The classes of the window's last words, newest last, and the word each came with. */
+  private readonly recentClass = new Int32Array(RECENT_CLASSES);
+  private readonly recentWord = new Int32Array(RECENT_CLASSES);
+  private recentCount = 0;
+  private wordNumber = 0;
+  /** The hash of the last word without accents, for the lexicon's two-word entries ("yok say"). */
+  private previousPlain = FNV_OFFSET;
 
   private nextWindowStamp(): number {
     if (this.windowStamp === 0xff) {
@@ -102,6 +123,9 @@ export class FeatureReader {
     this.previousWord = FNV_OFFSET;
     this.windowWords = 0;
     this.spacedLength = 0;
+    this.recentCount = 0;
+    this.wordNumber = 0;
+    this.previousPlain = FNV_OFFSET;
     this.stamp = this.nextWindowStamp();
     const lower = text.toLowerCase();
     const length = lower.length;
@@ -191,11 +215,19 @@ export class FeatureReader {
     const padded = this.padded;
     padded[0] = START;
     let hash = FNV_OFFSET;
+    let plain = FNV_OFFSET;
+    let pair = Math.imul(this.previousPlain ^ SPACE, FNV_PRIME);
+    const prefixes = this.prefixes;
     for (let i = 0; i < length; i += 1) {
       const code = word[i] as number;
       padded[i + 1] = code;
       hash = Math.imul(hash ^ code, FNV_PRIME);
+      const letter = plainCode(code);
+      plain = Math.imul(plain ^ letter, FNV_PRIME);
+      pair = Math.imul(pair ^ letter, FNV_PRIME);
+      prefixes[i] = plain;
     }
+    this.previousPlain = plain;
     padded[length + 1] = END;
     const stamp = this.stamp;
     const counted = this.countedIn;
@@ -228,8 +260,51 @@ export class FeatureReader {
       }
     }
     this.count = n;
+    this.emitClasses(hash, pair, length);
     this.windowWords += 1;
     if (this.windowWords >= MAX_WINDOW_WORDS) this.closeWindow();
+  }
+
+  /**
+   * The word's classes: each class alone, each after the classes of the CLASS_REACH words before it,
+   * and the classes of the word just before it with this word.
+   */
+  private emitClasses(hash: number, pair: number, length: number): void {
+    const table = WORD_CLASS_TABLE;
+    const word = (this.wordNumber += 1);
+    const recentClass = this.recentClass;
+    const recentWord = this.recentWord;
+    let recent = this.recentCount;
+    for (let r = recent - 1; r >= 0 && (recentWord[r] as number) === word - 1; r -= 1) {
+      this.add(bucketOf(Math.imul((recentClass[r] as number) ^ hash, FNV_PRIME), CLASS_NEXT_WORD));
+    }
+    const found = table.find(pair, this.prefixes, length);
+    if (found < 0) return;
+    const end = table.end(found);
+    for (let k = table.start(found); k < end; k += 1) {
+      const cls = table.classAt(k);
+      this.add(bucketOf(cls, CLASS_UNIGRAM));
+      for (let r = recent - 1; r >= 0 && word - (recentWord[r] as number) <= CLASS_REACH; r -= 1) {
+        if ((recentWord[r] as number) === word) continue;
+        this.add(bucketOf(Math.imul((recentClass[r] as number) ^ cls, FNV_PRIME), CLASS_BIGRAM));
+      }
+      if (recent === RECENT_CLASSES) {
+        recentClass.copyWithin(0, 1);
+        recentWord.copyWithin(0, 1);
+        recent -= 1;
+      }
+      recentClass[recent] = Math.imul(cls + 1, 0x9e3779b1);
+      recentWord[recent] = word;
+      recent += 1;
+    }
+    this.recentCount = recent;
+  }
+
+  private add(bucket: number): void {
+    if (this.countedIn[bucket] === this.stamp) return;
+    this.countedIn[bucket] = this.stamp;
+    if (this.count === this.buckets.length) this.grow();
+    this.buckets[this.count++] = bucket;
   }
 
   private endSentence(): void {
@@ -246,6 +321,8 @@ export class FeatureReader {
     this.stamp = this.nextWindowStamp();
     this.windowWords = 0;
     this.previousWord = FNV_OFFSET;
+    this.previousPlain = FNV_OFFSET;
+    this.recentCount = 0;
   }
 
   private grow(): void {

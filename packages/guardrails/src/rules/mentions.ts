@@ -31,6 +31,32 @@ const MOCK_INTERVIEW = [
   // how to answer in the rehearsal: "answer this like you would in an interview"
   String.raw`\b(answer|respond to|reply to) (this|it|that|them|these)( \S+){0,2} (like|as) you would in an? (real |actual )?(interview|screening|screen)\b`,
   String.raw`\b(act as|play|answer as) the (candidate|owner)(?!')(?=[^?!\n]{0,80}\b(mock|practice|interview|role-?play|exercise|i'?m the|i am the|i'll be the|i will be the))`,
+  // a hiring role the recruiter asks the bot to take for the recruiter's own work: "act as a technical
+  // interviewer and give me three questions", "act as the candidate and answer"; the bot already speaks
+  // for the candidate and serves the recruiter, so none of these is a new identity
+  String.raw`\b(act|acting|play|playing|pose|serve|answer|respond|reply|speak|write)( as| the role of| the part of) (a |an |the |our |my |her |his |their )?((senior|junior|technical|tech|friendly|tough|strict|mock|skeptical|sceptical|demanding|first-round|final-round|hr|panel|lead|bar-raiser) )*(interviewer|recruiter|hiring manager|hiring lead|panelist|panellist|candidate|owner|engineering manager|screener|talent partner|headhunter|interview panel|reference|referee)s?\b(?!')`,
+  // what the bot was told about the candidate is what it is there to say: "summarize everything you were
+  // told about Jane"; never about itself, its instructions or secrets
+  String.raw`\b(everything|all|anything|what)( else)? (that )?(you (were|have been|'ve been|got) (told|given)|you (know|have|learned|learnt|remember)|(was|has been|have been) (told|given|shared with) (to )?you) (about|on|regarding|of) (?=(the candidate|the owner|the applicant)\b|(?!(your?|yourself|the|this|that|these|those|my|our|its|system|rules?|instructions?|prompts?|how|what|who|why|secrets?|passwords?|keys?|tokens?|credentials?|config\w*|setup|guidelines|me)\b)[a-z]+\b)`,
+];
+
+/**
+ * The owner, or another person, by name after "act as": "can you act as Jane and write a cover letter".
+ * Matched on the passage as written, since a name is a capitalised word ("act as DAN" is not one, nor
+ * is a persona of two words), and only before a task for the recruiter.
+ */
+const ACT_AS_NAMED_PERSON = /\b(?:[Aa]ct|[Pp]lay|[Ss]peak|[Aa]nswer|[Rr]espond|[Rr]eply|[Ww]rite) as [A-Z][a-z]+(?= and (?:write|draft|answer|reply|respond|prepare|introduce|pitch|describe|explain|summari[sz]e)\b|, (?:the|our|my) candidate\b)/g;
+
+/**
+ * The bot's own words earlier in this chat: asking for them again asks for no instructions. The
+ * scorer reads short messages with them blanked too (SENDER_FRAMES): it learned "you told me" and
+ * "your first reply" as requests for the prompt.
+ */
+const BOT_OWN_WORDS = [
+  String.raw`\b(repeat|summari[sz]e|recap|resend|restate|copy|paste|put|go back to|say again|send again|re-?send)( me)?( back)?( again)? (what|everything|all|the (part|bit|thing)s? )( of)?( what)?( that)? ?you('ve| have)? (just |already )?(said|told me|wrote|written|answered|mentioned|shared|explained|replied)( (earlier|before|above|so far|already|a (minute|moment) ago|about \S+( \S+)?))?`,
+  String.raw`\byour (previous|last|earlier|first) (answers?|replies|reply|responses?|summary|message)|\byour (answers?|replies|responses?) (from|in|so far in) (this|our) (chat|conversation)`,
+  String.raw`\bwhat (did|have|had) you (just |already )?(tell|told|say|said|mention|mentioned|write|wrote|answer|answered|reply|replied|share|shared)( me| us)? (earlier|before|previously|just now|a (moment|minute) ago|above|so far|in (this|our) (chat|conversation)|about(?! (your|yourself|ur)\b))\b`,
+  String.raw`\b(the )?(first|last|previous|earlier) (thing|things|point|points|answer|part|bit) you (told|said|gave|wrote|mentioned|shared|sent)( me| us)?`,
 ];
 
 /** Mentions that speak of someone other than the bot, in any message. */
@@ -79,9 +105,7 @@ const MENTIONS = new RegExp(
     // who set the bot up (not what it was told), and the candidate it answers for
     String.raw`\b(who|did (the candidate|she|he|they|\S+)|which (service|company|tool|vendor)) (\S+ )?(write|wrote|set up|setup|configured|configure|built|build|made|make) (your|you)( (instructions|prompt|system prompt|rules))?`,
     String.raw`\b(on|in) (her|his|their|the candidate's|the candidates) behalf\b`,
-    // the bot's own words earlier in this chat
-    String.raw`\b(repeat|summari[sz]e|recap|resend|restate|copy|paste|put|go back to|say again|send again|re-?send)( me)?( back)?( again)? (what|everything|all|the (part|bit|thing)s? )( of)?( what)?( that)? ?you('ve| have)? (just |already )?(said|told me|wrote|written|answered|mentioned|shared|explained|replied)( (earlier|before|above|so far|already|a (minute|moment) ago|about \S+( \S+)?))?`,
-    String.raw`\byour (previous|last|earlier|first) (answers?|replies|reply|responses?|summary|message)|\byour (answers?|replies|responses?) (from|in|so far in) (this|our) (chat|conversation)`,
+    ...BOT_OWN_WORDS,
     String.raw`\b(was|were) you (not )?(allowed|permitted|able) to (say|share|tell)`,
   ].join('|'),
   'g',
@@ -100,7 +124,7 @@ const QUOTED_LIST = String.raw`${QUOTED}(?:\s*(?:,|or|and|/|;)?\s*(?:or |and )?$
 /** Inside a job document only: attacks quoted as examples of what the job defends against. */
 const QUOTED_EXAMPLES = new RegExp(
   [
-    String.raw`(e\.? ?g\.?|i\.e\.|such as|like|including|wie|etwa|como|comme|come|jak|for (example|instance)|examples?|attempts?|attacks?|tricks?|jailbreak\w*|injection\w*|persona\w*|role-?play\w*|manipulat\w*|detournement|missbrauch\w*|ataques?|attacchi|aanval\w*|atak\w*|z\. ?b\.|zum beispiel|beispielsweise|por ejemplo|du type|par exemple|ad esempio|bijvoorbeeld|zoals|np\.|na przyklad|typu|tentatives?|versuche|intentos|tentativas|tentativi|pogingen|proby)\b(?:(?!\b(you|your|tu|du|je|jouw)\b)[^"“«„‘\n]){0,60}?(${QUOTED_LIST})`,
+    String.raw`(e\.? ?g\.?|i\.e\.|such as|like|including|wie|etwa|como|comme|come|jak|for (example|instance)|examples?|attempts?|attacks?|tricks?|scams?|fraud\w*|phishing|social engineering|betrug\w*|estafas?|arnaques?|truffe|golpes?|oplichting|oszustw\w*|jailbreak\w*|injection\w*|persona\w*|role-?play\w*|manipulat\w*|detournement|missbrauch\w*|ataques?|attacchi|aanval\w*|atak\w*|z\. ?b\.|zum beispiel|beispielsweise|por ejemplo|du type|par exemple|ad esempio|bijvoorbeeld|zoals|np\.|na przyklad|typu|tentatives?|versuche|intentos|tentativas|tentativi|pogingen|proby)\b(?:(?!\b(you|your|tu|du|je|jouw)\b)[^"“«„‘\n]){0,60}?(${QUOTED_LIST})`,
     String.raw`\b(users?|attackers?|people|customers?|students?|players?|vendors?|adversaries|someone|red team\w*)( \S+){0,3} (try|tries|trying|attempt\w*|ask\w*|tell\w*|instruct\w*|convinc\w*|trick\w*|get\w*|make|making|push\w*|manipulat\w*|persuad\w*)( \S+){0,3} (to|into) ${CLAUSE_NOT_TO_YOU}`,
     String.raw`\b(resist|withstand|defend against|detect|block|catch|handle|survive)( \S+){0,3} (jailbreaks?|prompt injections?|injection attempts|manipulation|extraction)${CLAUSE_NOT_TO_YOU}`,
     // frames that introduce a quoted input: "inputs like", "hidden text saying", "Eingaben wie"
@@ -132,11 +156,11 @@ const QUOTED_EXAMPLES = new RegExp(
 /** "From now on I'll only ask about ...": the sender's own plan, not a lasting order to the bot. */
 const SENDER_PLAN = String.raw`\b(from now on|from here on|going forward),? (?=(i|we)('ll| will| am going to| are going to)\b)`;
 
-const SENDER_FRAMES = new RegExp([...MOCK_INTERVIEW, SENDER_PLAN].join('|'), 'g');
+const SENDER_FRAMES = new RegExp([...MOCK_INTERVIEW, ...BOT_OWN_WORDS, SENDER_PLAN].join('|'), 'g');
 
 /** The passage with every mention blanked out, or the passage itself when it holds none. */
 export function withoutMentions(passage: string, jobDocument: boolean): string {
-  return blanked(passage, jobDocument ? [MENTIONS, QUOTED_EXAMPLES] : [MENTIONS]);
+  return blanked(passage, jobDocument ? [MENTIONS, QUOTED_EXAMPLES] : [MENTIONS], ACT_AS_NAMED_PERSON);
 }
 
 /**
@@ -145,7 +169,7 @@ export function withoutMentions(passage: string, jobDocument: boolean): string {
  * cannot tell a rehearsal the sender runs, or what the sender means to do, from an override.
  */
 export function withoutSenderFrames(message: string): string {
-  return message.length < SENDER_FRAME_MAX_CHARS && SENDER_FRAME_WORDS.test(message) ? blanked(message, [SENDER_FRAMES]) : message;
+  return message.length < SENDER_FRAME_MAX_CHARS && SENDER_FRAME_WORDS.test(message) ? blanked(message, [SENDER_FRAMES], ACT_AS_NAMED_PERSON) : message;
 }
 
 /**
@@ -155,7 +179,7 @@ export function withoutSenderFrames(message: string): string {
 const SENDER_FRAME_MAX_CHARS = 1000;
 
 /** A word every sender frame holds: most messages hold none, and skip the pass over the whole text. */
-const SENDER_FRAME_WORDS = /candidate|role[- ]?play|from now on|from here on|going forward/i;
+const SENDER_FRAME_WORDS = /candidate|owner|role[- ]?play|from now on|from here on|going forward| as |interviewer|recruiter|hiring|told|given|know|said|wrote|repl|answer|mention|earlier|first|last|previous/i;
 
 /**
  * The non-empty matches of a global pattern, in the order matchAll finds them. matchAll searches a
@@ -173,7 +197,8 @@ function matchesOf(pattern: RegExp, text: string): RegExpExecArray[] {
   return matches;
 }
 
-function blanked(passage: string, patterns: RegExp[]): string {
+/** The passage with what the patterns match blanked: `patterns` on its folded copy, `asWritten` on the passage itself. */
+function blanked(passage: string, patterns: RegExp[], asWritten: RegExp): string {
   const { folded, origin } = fold(passage);
   const blanks: [number, number][] = [];
   for (const pattern of patterns) {
@@ -183,6 +208,7 @@ function blanked(passage: string, patterns: RegExp[]): string {
       blanks.push([start, end]);
     }
   }
+  for (const match of matchesOf(asWritten, passage)) blanks.push([match.index, match.index + match[0].length]);
   if (blanks.length === 0) return passage;
   const chars = passage.split('');
   for (const [start, end] of blanks) for (let i = start; i < end; i += 1) chars[i] = ' ';
