@@ -204,7 +204,7 @@ export const renderChatWidget = (parts: WidgetParts): MountedWidget => {
 
   const renderLog = (loading: string | null) => {
     log.replaceChildren(...turns.map(bubble));
-    if (!turns.length && !loading) log.append(el('p', { class: 'empty' }, `Ask ${look.name} a question.`));
+    if (!turns.length && !loading) log.append(el('p', { class: 'empty' }, `Ask ${look.name} a question${look.suggestedQuestions?.length ? ', or pick one below' : ''}.`));
     if (loading) log.append(el('div', { class: 'bubble assistant waiting', role: 'status' }, loading));
     log.scrollTop = log.scrollHeight;
     startOverButton.hidden = !turns.length || waiting;
@@ -446,6 +446,8 @@ export const renderChatWidget = (parts: WidgetParts): MountedWidget => {
     setLook(next) {
       look = { ...look, ...next };
       renderLook();
+      // The empty log's words name the bot and its suggestions, which may have just arrived.
+      if (!waiting && !turns.length) renderLog(null);
     },
     destroy: () => host.remove(),
   };
