@@ -125,7 +125,9 @@ export const renderChatWidget = (parts: WidgetParts): MountedWidget => {
 
   const keyInput = el('input', { id: `${id}-key`, type: 'password', autocomplete: 'off', spellcheck: 'false' });
   const endpointInput = el('input', { id: `${id}-endpoint`, type: 'url', autocomplete: 'off' });
-  const keyBox = el('div', { class: 'key' });
+  // A form of its own (never submitted): the browser expects a password field inside one.
+  const keyBox = el('form', { class: 'key' });
+  keyBox.addEventListener('submit', (event) => event.preventDefault());
   const keyRequired = () => !!parts.keyRequest && !parts.keyRequest.optional;
   if (parts.keyRequest) {
     const request = parts.keyRequest;

@@ -258,10 +258,13 @@ export const ChatPanel = (p: {
       {p.ownerKeyAnswers ? (
         <details class="chat-key own-key" open={ownKeyOpen} onToggle={(event) => setOwnKeyOpen(event.currentTarget.open)}>
           <summary>Use your own API key (optional)</summary>
-          {keyFields}
+          {/* A form of its own (never submitted): the browser expects a password field inside one. */}
+          <form onSubmit={(event) => event.preventDefault()}>{keyFields}</form>
         </details>
       ) : (
-        <div class="chat-key">{keyFields}</div>
+        <form class="chat-key" onSubmit={(event) => event.preventDefault()}>
+          {keyFields}
+        </form>
       )}
       {/* Each finished reply is announced once, here; the log itself is not live, or every word would be read. */}
       <div class="visually-hidden" role="status" aria-live="polite">
