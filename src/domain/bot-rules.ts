@@ -15,6 +15,25 @@ export const DEFAULT_RATE_LIMITS = { perMinute: 10, perDay: 50 } as const;
 /** The highest limits an owner may set. */
 export const MAX_RATE_LIMITS = { perMinute: 1_000, perDay: 100_000 } as const;
 
+/** The words for a bad per-bot limit: the API's validation says them, and the settings page under each field. */
+export const RATE_LIMIT_WORDS = {
+  whole: 'Expected a whole number',
+  atLeastOne: 'Must be at least 1',
+  atMost: (max: number) => `Must be at most ${max}`,
+} as const;
+
+/**
+ * What is wrong with one limit, in the order and the words the API's schema gives them, for the
+ * page to place each error under its own field (the API lists both limits' errors together).
+ * A test holds the two to the same answers.
+ */
+export const rateLimitProblems = (value: number, max: number): string[] => {
+  // A number that is not whole is told only that, as the schema's integer check stops there.
+  if (!Number.isInteger(value)) return [RATE_LIMIT_WORDS.whole];
+  if (value < 1) return [RATE_LIMIT_WORDS.atLeastOne];
+  return value > max ? [RATE_LIMIT_WORDS.atMost(max)] : [];
+};
+
 /** A visitor's chat message, in code points (after trimming): longer ones are refused at the edge. */
 export const CHAT_MESSAGE_MAX_CHARS = 8_000;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { CHAT_MESSAGE_MAX_CHARS, MAX_RATE_LIMITS } from '../../domain/bot-rules.ts';
+import { CHAT_MESSAGE_MAX_CHARS, MAX_RATE_LIMITS, RATE_LIMIT_WORDS } from '../../domain/bot-rules.ts';
 import { decodeCursor } from '../../domain/pagination.ts';
 import { MAX_EMBED_ORIGINS, parseEmbedOrigin } from '../../domain/embed-origins.ts';
 import { DEPLOYMENT_MODES, LLM_PROVIDERS, PERSONALITIES } from '../../domain/types.ts';
@@ -115,9 +115,9 @@ export const botUpsertBody = z
 const rateLimit = (max: number) =>
   z
     .number({ error: 'Expected a whole number or null' })
-    .int({ message: 'Expected a whole number' })
-    .min(1, { message: 'Must be at least 1' })
-    .max(max, { message: `Must be at most ${max}` })
+    .int({ message: RATE_LIMIT_WORDS.whole })
+    .min(1, { message: RATE_LIMIT_WORDS.atLeastOne })
+    .max(max, { message: RATE_LIMIT_WORDS.atMost(max) })
     .nullable()
     .optional();
 

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'preact/hooks';
-import { DEFAULT_RATE_LIMITS, MAX_RATE_LIMITS } from '../../../domain/bot-rules.ts';
+import { DEFAULT_RATE_LIMITS, MAX_RATE_LIMITS, rateLimitProblems } from '../../../domain/bot-rules.ts';
 import { api, fieldErrors, NETWORK_ERROR } from './api.ts';
 import { NoBotYet, useOverview, type Overview } from './dashboard-layout.tsx';
 import { Alert, Field } from './fields.tsx';
@@ -32,12 +32,7 @@ const limitState = (value: number, fallback: number) => ({ value: String(value),
  */
 const limitErrors = (limit: { value: string; useDefault: boolean }, max: number): string[] | undefined => {
   if (limit.useDefault) return undefined;
-  const value = Number(limit.value);
-  const found = [
-    Number.isInteger(value) ? '' : 'Expected a whole number',
-    value < 1 ? 'Must be at least 1' : '',
-    value > max ? `Must be at most ${max}` : '',
-  ].filter(Boolean);
+  const found = rateLimitProblems(Number(limit.value), max);
   return found.length ? found : undefined;
 };
 
