@@ -172,6 +172,8 @@ describe.runIf(browserAvailable())('every page at 375 and 1440 px: screenshots a
     expect(await focusIsVisible(page)).toBe(true);
     await keyboard.press('Enter');
     await page.getByText('Your bot was created.').waitFor();
+    // The keyboard's place is kept: the focus is still on Save bot, not dropped to the page.
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Save bot');
 
     await page.goto('/dashboard');
     const toggle = page.getByRole('switch', { name: 'Bot active' });

@@ -161,6 +161,13 @@ describe.runIf(browserAvailable())('sign-in, register, the bot editor and settin
 
     const saved = await saveBotThroughEditor(page, { name: 'Ada Lovelace', context: 'Ada wrote the first algorithm.', provider: 'Azure OpenAI', model: 'my-gpt4o' });
     expect(saved).toBe('Your bot was created.');
+    // The form shows what was saved, at once: the Photo section of the bot just created, and none of
+    // the five questions left blank (they were not sent).
+    await page.getByLabel('Photo file').waitFor();
+    await page.getByText('0 of 6 questions.').waitFor();
+    // Add a question puts the focus in the new question's field.
+    await page.getByRole('button', { name: 'Add a question' }).click();
+    await expect.poll(() => page.getByLabel('Question 1').evaluate((field) => field === document.activeElement)).toBe(true);
     await page.reload();
     expect(await page.getByLabel('Deployment name').inputValue()).toBe('my-gpt4o');
     expectNoProblems(tab);

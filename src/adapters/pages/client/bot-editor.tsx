@@ -1,4 +1,4 @@
-import { useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { DEFAULT_MODELS } from '@careerbot/llm/models';
 import { LLM_PROVIDERS, PERSONALITIES } from '../../../domain/types.ts';
 import { api, fieldErrors, formErrors, NETWORK_ERROR } from './api.ts';
@@ -48,10 +48,11 @@ const draftOf = (overview: Overview | null): Draft => {
 
 /** The editor starts from the saved bot, so it waits for it. */
 export const BotEditorPage = (p: { initial?: Overview | null | undefined; ownerKey?: OwnerKeyView | null | undefined }) => {
-  const { loading, overview } = useOverview(p.initial);
+  const { loading, overview, reload } = useOverview(p.initial);
   const [ownerKey] = useOwnerKey(p.ownerKey);
   if (loading) return <p class="muted">Loading…</p>;
-  return <BotEditor overview={overview} ownerKey={ownerKey} />;
+  // After a save the overview is read again: a bot just created gets its Photo section at once.
+  return <BotEditor overview={overview} ownerKey={ownerKey} onSaved={() => void reload()} />;
 };
 
 /** Who pays for a visitor's chat with this provider: the overview's wording. */
@@ -60,12 +61,20 @@ const providerHint = (ownerKey: OwnerKeyView | null | undefined, provider: strin
     ? 'Your saved key answers visitors for this provider; they may still use their own.'
     : 'Visitors chat with their own key for this provider, unless you save your own key in Settings.';
 
-const BotEditor = ({ overview, ownerKey }: { overview: Overview | null; ownerKey: OwnerKeyView | null | undefined }) => {
+const BotEditor = ({ overview, ownerKey, onSaved }: { overview: Overview | null; ownerKey: OwnerKeyView | null | undefined; onSaved: () => void }) => {
   const [draft, setDraft] = useState<Draft>(() => draftOf(overview));
   const [errors, setErrors] = useState<Record<string, string[]>>({});
   const [status, setStatus] = useState<{ kind: 'success' | 'error'; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
   const [exists, setExists] = useState(!!overview);
+  const questions = useRef<HTMLFieldSetElement>(null);
+  /** Set by Add a question: the new question's field takes the focus once it is drawn. */
+  const [focusNewQuestion, setFocusNewQuestion] = useState(false);
+  useEffect(() => {
+    if (!focusNewQuestion) return;
+    setFocusNewQuestion(false);
+    Array.from(questions.current?.querySelectorAll('input') ?? []).at(-1)?.focus();
+  }, [focusNewQuestion]);
 
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setDraft((current) => ({ ...current, [key]: value }));
   const left = CONTEXT_MAX - codePoints(draft.contextText);
@@ -73,9 +82,12 @@ const BotEditor = ({ overview, ownerKey }: { overview: Overview | null; ownerKey
 
   const save = async (event: Event) => {
     event.preventDefault();
+    if (busy) return;
     setBusy(true);
     setStatus(null);
     setErrors({});
+    // A question left empty is one the owner did not write: it is not sent, and leaves the form as it is saved.
+    const suggestedQuestions = draft.suggestedQuestions.map((question) => question.trim()).filter(Boolean);
     try {
       const answer = await api('/api/bots', {
         method: 'POST',
@@ -84,17 +96,17 @@ const BotEditor = ({ overview, ownerKey }: { overview: Overview | null; ownerKey
           headline: draft.headline || null,
           personality: draft.personality,
           contextText: draft.contextText,
-          // A question left empty is one the owner did not write.
-          suggestedQuestions: draft.suggestedQuestions.map((question) => question.trim()).filter(Boolean),
+          suggestedQuestions,
           llmProvider: draft.llmProvider,
           llmModel: draft.llmModel || null,
         },
       });
-      if (answer.status === 201) {
+      if (answer.status === 201 || answer.status === 200) {
         setExists(true);
-        setStatus({ kind: 'success', text: 'Your bot was created.' });
+        set('suggestedQuestions', suggestedQuestions);
+        setStatus({ kind: 'success', text: answer.status === 201 ? 'Your bot was created.' : 'Your bot was updated.' });
+        onSaved();
       }
-      else if (answer.status === 200) setStatus({ kind: 'success', text: 'Your bot was updated.' });
       else if (answer.status === 400) {
         setErrors(fieldErrors(answer));
         const general = formErrors(answer);
@@ -109,7 +121,9 @@ const BotEditor = ({ overview, ownerKey }: { overview: Overview | null; ownerKey
 
   return (
     <>
-      {overview && <PhotoSection image={overview.image} />}
+      {/* A placeholder until the bot exists: the Photo section then takes its place without moving the
+          form, which would drop the keyboard focus from Save bot. */}
+      {overview ? <PhotoSection image={overview.image} /> : <div hidden />}
       <form class="card editor" onSubmit={save} noValidate>
         {!exists && <p class="muted">You have no bot yet. Fill this in and save to create it.</p>}
         <Field label="Name" errors={errors.name} hint="Up to 100 characters.">
@@ -147,7 +161,7 @@ const BotEditor = ({ overview, ownerKey }: { overview: Overview | null; ownerKey
         >
           {(a11y) => <textarea {...a11y} aria-invalid={left < 0 || a11y['aria-invalid']} rows={12} required value={draft.contextText} onInput={(e) => set('contextText', e.currentTarget.value)} />}
         </Field>
-        <fieldset class="questions">
+        <fieldset class="questions" ref={questions}>
           <legend>Suggested questions</legend>
           <p class="hint">Buttons a visitor can press to start. At most 6, up to 200 characters each.</p>
           {draft.suggestedQuestions.map((question, index) => (
@@ -171,7 +185,10 @@ const BotEditor = ({ overview, ownerKey }: { overview: Overview | null; ownerKey
           <button
             type="button"
             disabled={draft.suggestedQuestions.length >= QUESTIONS_MAX}
-            onClick={() => set('suggestedQuestions', [...draft.suggestedQuestions, ''])}
+            onClick={() => {
+              set('suggestedQuestions', [...draft.suggestedQuestions, '']);
+              setFocusNewQuestion(true);
+            }}
           >
             Add a question
           </button>
@@ -200,7 +217,8 @@ const BotEditor = ({ overview, ownerKey }: { overview: Overview | null; ownerKey
           )}
         </Field>
         {status && <Alert kind={status.kind}>{status.text}</Alert>}
-        <button class="primary" type="submit" disabled={busy}>
+        {/* aria-disabled, not disabled: a disabled button drops the keyboard focus to the page. */}
+        <button class="primary" type="submit" aria-disabled={busy}>
           {busy ? 'Saving…' : 'Save bot'}
         </button>
       </form>
