@@ -66,6 +66,17 @@ describe.runIf(browserAvailable())('an owner recovers, changes, inspects and lea
     await page.getByRole('link', { name: 'Account' }).click();
     await page.waitForURL('**/dashboard/account');
     await page.getByRole('cell', { name: 'This browser' }).waitFor();
+    // Another browser signs in: its row's Sign out names when and where it signed in, as its message does.
+    const other = await openTab(world, 'desktop');
+    await signInThroughPages(other.page, { ...owner, password: NEW_PASSWORD });
+    await other.page.waitForURL('**/dashboard');
+    await page.reload();
+    const signOutOther = page.getByRole('button', { name: /^Sign out .+, signed in .+/ });
+    await signOutOther.waitFor();
+    const otherName = (await signOutOther.getAttribute('aria-label'))!.replace(/^Sign out /, '');
+    await signOutOther.click();
+    await page.getByText(`${otherName} was signed out.`).waitFor();
+    await other.context.close();
     // A wrong current password is said next to that field.
     const passwordForm = page.getByRole('form', { name: 'Password' });
     await passwordForm.getByLabel('Current password').fill('not my password');

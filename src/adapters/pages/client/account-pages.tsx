@@ -175,6 +175,9 @@ export const ConfirmEmailPage = () => {
   );
 };
 
+/** A session in words that tell two of the same browser apart: when, and from where, it signed in. */
+const sessionName = (s: SessionItem) => `${s.browser}, signed in ${formatDate(s.createdAt)}${s.address ? ` from ${s.address}` : ''}`;
+
 interface SessionItem {
   id: string;
   current: boolean;
@@ -297,7 +300,11 @@ const Sessions = () => {
                     {s.current ? (
                       <span>This browser</span>
                     ) : (
-                      <button type="button" aria-label={`Sign out ${s.browser}`} onClick={() => void act(api(`/api/account/sessions/${s.id}`, { method: 'DELETE' }), `${s.browser} was signed out.`)}>
+                      <button
+                        type="button"
+                        aria-label={`Sign out ${sessionName(s)}`}
+                        onClick={() => void act(api(`/api/account/sessions/${s.id}`, { method: 'DELETE' }), `${sessionName(s)} was signed out.`)}
+                      >
                         Sign out
                       </button>
                     )}
