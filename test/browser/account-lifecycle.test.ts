@@ -58,7 +58,15 @@ describe.runIf(browserAvailable())('an owner recovers, changes, inspects and lea
     await shoot(page, 'reset-password');
     await page.getByRole('button', { name: 'Set the new password' }).click();
     await page.getByRole('heading', { name: 'Password changed' }).waitFor();
-    await page.getByRole('link', { name: 'Sign in' }).click();
+    // The same link a second time: once the service refuses it, the form goes and only a new link is offered.
+    await page.goto('/login');
+    await page.goto(resetLink);
+    await page.getByLabel('New password').fill('another-password-123');
+    await page.getByRole('button', { name: 'Set the new password' }).click();
+    await page.getByText('This link is invalid, used or expired.').waitFor();
+    expect(await page.getByLabel('New password').count()).toBe(0);
+    expect(await page.getByRole('link', { name: 'Ask for a new link' }).getAttribute('href')).toBe('/forgot-password');
+    await page.goto('/login');
     await signInThroughPages(page, { ...owner, password: NEW_PASSWORD });
     await page.waitForURL('**/dashboard');
 

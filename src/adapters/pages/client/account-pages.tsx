@@ -92,6 +92,9 @@ export const ForgotPasswordPage = () => {
   );
 };
 
+/** The service's answer to a reset link that is invalid, used or expired. */
+const LINK_REFUSED = 'This link is invalid, used or expired';
+
 export const ResetPasswordPage = () => {
   const token = useLinkToken();
   const [password, setPassword] = useState('');
@@ -104,7 +107,8 @@ export const ResetPasswordPage = () => {
       () => setDone(true),
     );
   };
-  if (token === '') {
+  // No token, or the service said the one given is no good: only the way to a new link is left.
+  if (token === '' || form.status?.text === LINK_REFUSED) {
     return (
       <main class="narrow">
         <h1>Choose a new password</h1>
