@@ -217,7 +217,8 @@ export const ChatPanel = (p: {
   };
 
   const keyFields = (
-    <>
+    // A form of its own (never submitted): the browser expects a password field inside one.
+    <form onSubmit={(event) => event.preventDefault()}>
       <Field label={`Your ${providerName} API key`} hint={`${p.botName} answers through ${providerName}. Your key stays in this browser tab and is sent only with your messages.`}>
         {(a11y) => (
           <input
@@ -250,7 +251,7 @@ export const ChatPanel = (p: {
           )}
         </Field>
       )}
-    </>
+    </form>
   );
 
   return (
@@ -258,13 +259,10 @@ export const ChatPanel = (p: {
       {p.ownerKeyAnswers ? (
         <details class="chat-key own-key" open={ownKeyOpen} onToggle={(event) => setOwnKeyOpen(event.currentTarget.open)}>
           <summary>Use your own API key (optional)</summary>
-          {/* A form of its own (never submitted): the browser expects a password field inside one. */}
-          <form onSubmit={(event) => event.preventDefault()}>{keyFields}</form>
+          {keyFields}
         </details>
       ) : (
-        <form class="chat-key" onSubmit={(event) => event.preventDefault()}>
-          {keyFields}
-        </form>
+        <div class="chat-key">{keyFields}</div>
       )}
       {/* Each finished reply is announced once, here; the log itself is not live, or every word would be read. */}
       <div class="visually-hidden" role="status" aria-live="polite">
