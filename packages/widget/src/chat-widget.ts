@@ -204,12 +204,15 @@ export const renderChatWidget = (parts: WidgetParts): MountedWidget => {
     return el('div', { class: `bubble ${turn.role}` }, speaker, turn.role === 'assistant' ? renderMarkdown(turn.content) : turn.content);
   };
 
+  /** Start over is offered once there is a conversation, and not while a reply is awaited. */
+  const renderStartOver = () => (startOverButton.hidden = !turns.length || waiting);
+
   const renderLog = (loading: string | null) => {
     log.replaceChildren(...turns.map(bubble));
     if (!turns.length && !loading) log.append(el('p', { class: 'empty' }, `Ask ${look.name} a question${look.suggestedQuestions?.length ? ', or pick one below' : ''}.`));
     if (loading) log.append(el('div', { class: 'bubble assistant waiting', role: 'status' }, loading));
     log.scrollTop = log.scrollHeight;
-    startOverButton.hidden = !turns.length || waiting;
+    renderStartOver();
   };
 
   const renderProblem = () => {
@@ -249,7 +252,7 @@ export const renderChatWidget = (parts: WidgetParts): MountedWidget => {
     waiting = busy;
     // While a reply is awaited or written, Send is Stop.
     sendButton.textContent = busy ? 'Stop' : 'Send';
-    startOverButton.hidden = !turns.length || busy;
+    renderStartOver();
     for (const chip of Array.from(suggestions.querySelectorAll('button'))) chip.setAttribute('aria-disabled', String(busy));
   };
 
