@@ -4,7 +4,8 @@
  * of scripts/support/guardrails-data.ts, by split: recall per category and per variant, whether the
  * returned reason is the labelled category, false positives on recruiter messages and on their hard
  * negatives; then latency on 8,000-character messages for each decider. `-- --dev` prints the train
- * and dev splits only, for working on the scorer without looking at what measures it.
+ * and dev splits only, for working on the scorer without looking at what measures it; `-- --latency`
+ * prints the latency alone.
  *
  * It is a report: the exit code is 0 whatever the figures, and 1 only when the data cannot be found.
  */
@@ -241,7 +242,8 @@ function quantile(samples: number[], q: number): number {
 
 function main(): void {
   const devOnly = process.argv.includes('--dev');
-  const splits: Split[] = devOnly ? ['train', 'dev'] : ['train', 'dev', 'test', 'holdout'];
+  const latencyOnly = process.argv.includes('--latency');
+  const splits: Split[] = latencyOnly ? [] : devOnly ? ['train', 'dev'] : ['train', 'dev', 'test', 'holdout'];
   const summary: [string, Figures][] = [];
   for (const split of splits) {
     for (const source of SOURCES.filter((s) => s.split === split)) {
@@ -249,7 +251,7 @@ function main(): void {
       summary.push([`${split}: ${source.name}`, evaluateSet(`${split}: ${source.name}`, messages, split !== 'train')]);
     }
   }
-  if (!devOnly) {
+  if (!devOnly && !latencyOnly) {
     const held = readSplit('holdout');
     summary.push(['holdout: the three halves together', evaluateSet('holdout: the three held-out halves together', held, true)]);
     const fresh = freshRoundAfterFreezing();
@@ -258,7 +260,7 @@ function main(): void {
 
   const cell = (f: Figures, pick: (f: Figures) => Record<DeciderName, number>, whole: number) =>
     whole === 0 ? '' : DECIDER_NAMES.map((d) => percent(pick(f)[d], 1)).join(' / ');
-  printTable('Summary: rules / model / combined', ['set', 'attack recall', 'worst category', 'reason right', 'FP', 'FP hard'], summary.map(([name, f]) => [
+  if (!latencyOnly) printTable('Summary: rules / model / combined', ['set', 'attack recall', 'worst category', 'reason right', 'FP', 'FP hard'], summary.map(([name, f]) => [
     name,
     cell(f, (x) => x.recall, f.attacks),
     cell(f, (x) => x.categoryRecall, f.attacks),
@@ -266,7 +268,7 @@ function main(): void {
     cell(f, (x) => x.falsePositives, f.benign),
     cell(f, (x) => x.hardFalsePositives, f.hard),
   ]));
-  console.log(`  targets (combined, on sets never trained on): recall >= ${TARGETS.recall * 100}%, every category >= ${TARGETS.categoryRecall * 100}%,` +
+  if (!latencyOnly) console.log(`  targets (combined, on sets never trained on): recall >= ${TARGETS.recall * 100}%, every category >= ${TARGETS.categoryRecall * 100}%,` +
     ` reason right >= ${TARGETS.reasonAccuracy * 100}%, FP <= ${TARGETS.falsePositives * 100}%, FP on hard negatives <= ${TARGETS.hardFalsePositives * 100}%`);
 
   const recruiterDev = SOURCES.find((s) => s.name === 'recruiter-dev.jsonl')?.read() ?? [];
