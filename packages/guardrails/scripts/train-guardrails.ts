@@ -45,9 +45,11 @@ const DEV_VETO_LOST_ATTACKS = 0.01;
 const LONG_MESSAGE_CHARS = 1000;
 /**
  * How many times each message written by helpers who never saw the filter counts in training: they
- * are fewer than the synthetic messages, and more like what real visitors write.
+ * are fewer than the synthetic messages, and more like what real visitors write. Picked on dev in
+ * issue 23's tenth iteration: 3, 6, 10, 15 and 25 gave round 17 (dev) 68.8, 73.6, 77.9, 79.8 and
+ * 77.9 % of its attacks blocked, with 3.2 to 3.5 % of its recruiter messages refused at each.
  */
-const HELPER_WEIGHT = 3;
+const HELPER_WEIGHT = 15;
 const CLASS_COUNT = CLASSES.length;
 const MODEL_PATH = fileURLToPath(new URL('../src/scorer-model.json', import.meta.url));
 

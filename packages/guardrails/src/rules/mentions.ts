@@ -28,13 +28,15 @@ const MOCK_INTERVIEW = [
   // a role-play the sender proposes to do with the bot, or in which the sender takes the first part
   String.raw`\b(let's|lets|let us|shall we|can we|could we|we'll|i'd like to|i want to|we can) (do )?(a |an |some )?(quick |short |mock )?role[- ]?play\w*`,
   String.raw`\brole[- ]?play\w*( time| now| pls| please| for [^:\n]{1,30})?:(?=\s*(i'm|i am|i'll|i will|pretend i'm)\b)`,
+  // a hiring conversation to rehearse: "role-play a 5-minute phone screen with me"
+  String.raw`\b(role[- ]?play|rehearse|simulate|practi[cs]e|run through|do) (a |an |the |our |my )?(quick |short |mock |practice |first |final |\d+[- ]minute )*(phone screen|screening( call)?|screen|interview|intro call|first call|negotiation|salary negotiation|offer call|panel|first round|final round|hiring call|client call)( with me| together)?\b`,
   // how to answer in the rehearsal: "answer this like you would in an interview"
   String.raw`\b(answer|respond to|reply to) (this|it|that|them|these)( \S+){0,2} (like|as) you would in an? (real |actual )?(interview|screening|screen)\b`,
   String.raw`\b(act as|play|answer as) the (candidate|owner)(?!')(?=[^?!\n]{0,80}\b(mock|practice|interview|role-?play|exercise|i'?m the|i am the|i'll be the|i will be the))`,
   // a hiring role the recruiter asks the bot to take for the recruiter's own work: "act as a technical
   // interviewer and give me three questions", "act as the candidate and answer"; the bot already speaks
   // for the candidate and serves the recruiter, so none of these is a new identity
-  String.raw`\b(act|acting|play|playing|pose|serve|answer|respond|reply|speak|write)( as| the role of| the part of) (a |an |the |our |my |her |his |their )?((senior|junior|technical|tech|friendly|tough|strict|mock|skeptical|sceptical|demanding|first-round|final-round|hr|panel|lead|bar-raiser) )*(interviewer|recruiter|hiring manager|hiring lead|panelist|panellist|candidate|owner|engineering manager|screener|talent partner|headhunter|interview panel|reference|referee)s?\b(?!')`,
+  String.raw`\b(act|acting|play|playing|pose|serve|answer|respond|reply|speak|write|think)( as| like| the role of| the part of) (a |an |the |our |my |her |his |their )?((senior|junior|technical|tech|friendly|tough|strict|mock|skeptical|sceptical|demanding|first-round|final-round|hr|panel|lead|bar-raiser|hiring|busy|non-technical) )*(interviewer|recruiter|hiring manager|hiring lead|panelist|panellist|candidate|owner|engineering manager|screener|talent partner|headhunter|interview panel|hiring panel|hiring committee|reference|referee|cto|ceo|cfo|coo|founder|co-founder|vp of engineering|head of engineering|tech lead|team lead)s?\b(?!')`,
   // what the bot was told about the candidate is what it is there to say: "summarize everything you were
   // told about Jane"; never about itself, its instructions or secrets
   String.raw`\b(everything|all|anything|what)( else)? (that )?(you (were|have been|'ve been|got) (told|given)|you (know|have|learned|learnt|remember)|(was|has been|have been) (told|given|shared with) (to )?you) (about|on|regarding|of) (?=(the candidate|the owner|the applicant)\b|(?!(your?|yourself|the|this|that|these|those|my|our|its|system|rules?|instructions?|prompts?|how|what|who|why|secrets?|passwords?|keys?|tokens?|credentials?|config\w*|setup|guidelines|me)\b)[a-z]+\b)`,
@@ -45,7 +47,14 @@ const MOCK_INTERVIEW = [
  * Matched on the passage as written, since a name is a capitalised word ("act as DAN" is not one, nor
  * is a persona of two words), and only before a task for the recruiter.
  */
-const ACT_AS_NAMED_PERSON = /\b(?:[Aa]ct|[Pp]lay|[Ss]peak|[Aa]nswer|[Rr]espond|[Rr]eply|[Ww]rite) as [A-Z][a-z]+(?= and (?:write|draft|answer|reply|respond|prepare|introduce|pitch|describe|explain|summari[sz]e)\b|, (?:the|our|my) candidate\b)/g;
+const ACT_AS_NAMED_PERSON = new RegExp(
+  [
+    String.raw`\b(?:[Aa]ct|[Pp]lay|[Ss]peak|[Aa]nswer|[Rr]espond|[Rr]eply|[Ww]rite) as [A-Z][a-z]+(?= and (?:write|draft|answer|reply|respond|prepare|introduce|pitch|describe|explain|summari[sz]e)\b|, (?:the|our|my) candidate\b)`,
+    // a rehearsal the sender casts: "pretend you're Arjun and answer ...", "you're Amara, I'm the recruiter"
+    String.raw`\b(?:[Pp]retend (?:you(?:'re|’re| are)|to be)|[Yy]ou(?:'re|’re| are)) [A-Z][a-z]+(?= and (?:write|draft|answer|reply|respond|prepare|introduce|pitch|describe|explain|tell)\b|[,;:.]? (?:and )?I(?:'m|’m| am|'ll be|’ll be| will be) (?:the|a|an|your) (?:\S+ )?(?:recruiter|interviewer|hiring manager|founder|cto|ceo|client|panel|panelist|manager|headhunter)\b)`,
+  ].join('|'),
+  'g',
+);
 
 /**
  * The bot's own words earlier in this chat: asking for them again asks for no instructions. The
@@ -58,6 +67,9 @@ const BOT_OWN_WORDS = [
   String.raw`\bwhat (did|have|had) you (just |already )?(tell|told|say|said|mention|mentioned|write|wrote|answer|answered|reply|replied|share|shared)( me| us)? (earlier|before|previously|just now|a (moment|minute) ago|above|so far|in (this|our) (chat|conversation)|about(?! (your|yourself|ur)\b))\b`,
   String.raw`\b(the )?(first|last|previous|earlier) (thing|things|point|points|answer|part|bit) you (told|said|gave|wrote|mentioned|shared|sent)( me| us)?`,
 ];
+
+/** The bot as the sender's quickest way to the candidate: "you're now my go-to for her". Not a new identity. */
+const BOT_AS_SOURCE = String.raw`\byou('re| are) now (my|our|the) (best |main |only |quickest |fastest |easiest |first |go-to |primary |favou?rite )*(go-to|source|contact|option|bet|way|person|place|channel|resource|shortcut|lifeline)\b`;
 
 /** Mentions that speak of someone other than the bot, in any message. */
 const MENTIONS = new RegExp(
@@ -78,6 +90,8 @@ const MENTIONS = new RegExp(
     String.raw`\brole-?play\w* (where|in which|during which) you('ll| will)? (act|play|pretend)( as| to be)?`,
     String.raw`\b(the|this) (role|job|position) is (basically|essentially|mostly|really|simply)?:? ?(to )?act as`,
     String.raw`\b(the|this) (role|job|position) (also )?(involves|includes|means|requires|entails) (acting|serving) as`,
+    String.raw`\b(role|job|position|team|client|company)( also)? (requires|needs|expects|wants|asks) (the |a |our |this )?(new )?(hire|candidate|person|engineer|successful candidate|someone|him|her|them)( \S+)? to (act|serve|step in) as`,
+    BOT_AS_SOURCE,
     String.raw`\brole[- ]?play (brief|info|information|details|exercise|scenario|setup)\b`,
     String.raw`\b(interview|case|final[- ]round|panel) role-?play\w*:? (you('ll| will) )?(pretend|imagine|act)`,
     ...MOCK_INTERVIEW,
@@ -156,7 +170,7 @@ const QUOTED_EXAMPLES = new RegExp(
 /** "From now on I'll only ask about ...": the sender's own plan, not a lasting order to the bot. */
 const SENDER_PLAN = String.raw`\b(from now on|from here on|going forward),? (?=(i|we)('ll| will| am going to| are going to)\b)`;
 
-const SENDER_FRAMES = new RegExp([...MOCK_INTERVIEW, ...BOT_OWN_WORDS, SENDER_PLAN].join('|'), 'g');
+const SENDER_FRAMES = new RegExp([...MOCK_INTERVIEW, ...BOT_OWN_WORDS, SENDER_PLAN, BOT_AS_SOURCE].join('|'), 'g');
 
 /** The passage with every mention blanked out, or the passage itself when it holds none. */
 export function withoutMentions(passage: string, jobDocument: boolean): string {
@@ -179,7 +193,7 @@ export function withoutSenderFrames(message: string): string {
 const SENDER_FRAME_MAX_CHARS = 1000;
 
 /** A word every sender frame holds: most messages hold none, and skip the pass over the whole text. */
-const SENDER_FRAME_WORDS = /candidate|owner|role[- ]?play|from now on|from here on|going forward| as |interviewer|recruiter|hiring|told|given|know|said|wrote|repl|answer|mention|earlier|first|last|previous/i;
+const SENDER_FRAME_WORDS = /candidate|owner|role[- ]?play|from now on|now (my|our|the) |from here on|going forward| as |interviewer|recruiter|hiring|told|given|know|said|wrote|repl|answer|mention|earlier|first|last|previous/i;
 
 /**
  * The non-empty matches of a global pattern, in the order matchAll finds them. matchAll searches a
