@@ -124,6 +124,9 @@ describe.runIf(browserAvailable())('an owner recovers, changes, inspects and lea
     await deleteForm.getByLabel('Type your username to confirm').fill(owner.username);
     await button.click();
     await page.waitForURL((url) => url.pathname === '/');
+    // The home page says it is done.
+    await expect.poll(() => page.getByRole('status').textContent()).toContain('Your account is deleted');
+    await shoot(page, 'account-deleted');
 
     const gone = await page.goto(`/b/${botId}`);
     expect(gone?.status()).toBe(404);

@@ -73,7 +73,14 @@ export interface PageEntry {
 
 /** Every page, once: the server routes and renders these, the browser hydrates them. */
 export const PAGES: PageEntry[] = [
-  { name: 'home', path: '/', title: 'Your career, as a chat bot', access: 'guest', render: () => <HomePage /> },
+  {
+    name: 'home',
+    path: '/',
+    title: 'Your career, as a chat bot',
+    access: 'guest',
+    query: ['deleted'],
+    render: (p) => <HomePage accountDeleted={p.query?.deleted === '1'} />,
+  },
   {
     name: 'login',
     path: '/login',

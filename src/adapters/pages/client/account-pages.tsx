@@ -336,7 +336,8 @@ const DeleteAccount = ({ username }: { username: string }) => {
     void form.run(
       () => post('/api/account/delete', fields),
       () => {
-        window.location.assign('/');
+        // The home page says it is done: an owner sent there with no word may think the click failed.
+        window.location.assign('/?deleted=1');
       },
       { errors: { [WRONG_PASSWORD]: 'password', 'Type your username to confirm': 'username' } },
     );

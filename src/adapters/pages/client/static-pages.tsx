@@ -1,6 +1,11 @@
-/** What the service is, readable with no script at all. */
-export const HomePage = () => (
+import { Alert } from './fields.tsx';
+
+/** What the service is, readable with no script at all; after an account's deletion, that it is done. */
+export const HomePage = (p: { accountDeleted?: boolean }) => (
   <main class="home">
+    {p.accountDeleted && (
+      <Alert kind="success">Your account is deleted, with your bot and every conversation, lead, token and notification.</Alert>
+    )}
     <h1>Career Bot</h1>
     <p class="lead">
       Your career, as a chat bot. Give recruiters a bot that answers from your own words, any time.
