@@ -33,6 +33,9 @@ describe.runIf(browserAvailable())('answering with the owner’s key, in Chromiu
     botId = await botIdOnOverview(page);
     await page.goto('/dashboard/settings');
     const section = page.getByRole('region', { name: 'Answer with my key' });
+    // No key yet, and none answered: no line of zeros about it.
+    await section.getByLabel('Your OpenAI API key').waitFor();
+    expect(await section.getByText(/Answered with your key/).count()).toBe(0);
     await section.getByLabel('Your OpenAI API key').fill(OWNER_KEY);
     await section.getByRole('button', { name: 'Save key' }).click();
     await section.getByText('Key saved. Your bot now answers visitors who bring no key.').waitFor();
@@ -110,6 +113,8 @@ describe.runIf(browserAvailable())('answering with the owner’s key, in Chromiu
     await settings.getByRole('button', { name: 'Yes, remove it' }).click();
     await settings.getByText('Key removed.').waitFor();
     expect(await settings.getByText(`…${OWNER_KEY.slice(-4)}`).count()).toBe(0);
+    // What the removed key answered lately is still told.
+    await settings.getByText('Answered with your key: 2 today, 2 in the last 30 days.').waitFor();
     await recruiter.page.reload();
     expect(await recruiter.page.getByLabel('Your OpenAI API key').isVisible()).toBe(true);
     expect(world.app.logs.text()).not.toContain(OWNER_KEY);

@@ -145,7 +145,8 @@ export const OwnerKeySection = (p: { initial?: OwnerKeyView | null | undefined; 
           {key?.paused && (
             <Alert>The provider refused this key while answering (revoked, or out of credit). Answering with it is paused: save a working key to resume.</Alert>
           )}
-          {view && <OwnerKeyUsage usage={view.usage} />}
+          {/* With no key and nothing answered with one lately, a line of zeros says nothing. */}
+          {view && (key || view.usage.last30Days > 0) && <OwnerKeyUsage usage={view.usage} />}
           <form onSubmit={save} noValidate>
             <Field label={key ? `New ${providerName} API key` : `Your ${providerName} API key`} errors={errors.apiKey} hint="Checked with one small call to the provider before it is stored.">
               {(a11y) => <input {...a11y} type="password" autoComplete="off" spellcheck={false} value={apiKey} onInput={(e) => setApiKey(e.currentTarget.value)} />}
