@@ -38,8 +38,11 @@ describe.runIf(browserAvailable())('importing a CV in the bot editor, in Chromiu
     // Nothing is saved by the import: the editor still has no bot.
     expect((await page.request.get('/api/bots')).status()).toBe(404);
 
+    expect(await page.getByLabel('CV file').inputValue()).not.toBe('');
     await page.getByRole('button', { name: 'Use this text as the career context' }).click();
     expect(await page.getByLabel('Career context').inputValue()).toContain('Invented the term "debugging" after a moth.');
+    // The used file's name no longer sits in the file field.
+    expect(await page.getByLabel('CV file').inputValue()).toBe('');
     await page.getByRole('button', { name: 'Save bot' }).click();
     await page.getByText('Your bot was created.').waitFor();
 

@@ -26,6 +26,8 @@ export const CvImportSection = (p: { onUse: (text: string, how: 'replace' | 'app
   const [busy, setBusy] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
   const [review, setReview] = useState<Imported | null>(null);
+  // A new input for each file: once a file's text is used, its name no longer sits in the field.
+  const [inputKey, setInputKey] = useState(0);
 
   const read = async () => {
     if (!file) return setProblem('Choose a file first.');
@@ -47,6 +49,8 @@ export const CvImportSection = (p: { onUse: (text: string, how: 'replace' | 'app
     if (!review) return;
     p.onUse(review.text, how);
     setReview(null);
+    setFile(null);
+    setInputKey(inputKey + 1);
   };
 
   return (
@@ -58,7 +62,7 @@ export const CvImportSection = (p: { onUse: (text: string, how: 'replace' | 'app
       </p>
       <Field label="CV file">
         {(a11y) => (
-          <input {...a11y} type="file" accept=".pdf,.docx,.md,.markdown,.txt,.csv,.zip" onChange={(e) => setFile(e.currentTarget.files?.[0] ?? null)} />
+          <input {...a11y} key={inputKey} type="file" accept=".pdf,.docx,.md,.markdown,.txt,.csv,.zip" onChange={(e) => setFile(e.currentTarget.files?.[0] ?? null)} />
         )}
       </Field>
       <button type="button" onClick={read} disabled={busy}>
