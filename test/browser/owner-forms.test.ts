@@ -168,6 +168,13 @@ describe.runIf(browserAvailable())('sign-in, register, the bot editor and settin
     // Add a question puts the focus in the new question's field.
     await page.getByRole('button', { name: 'Add a question' }).click();
     await expect.poll(() => page.getByLabel('Question 1').evaluate((field) => field === document.activeElement)).toBe(true);
+    // Remove question puts it in the field that took the removed one's place, or on Add a question when none is left.
+    await page.getByRole('button', { name: 'Add a question' }).click();
+    await page.getByLabel('Question 2').fill('Second');
+    await page.getByRole('button', { name: 'Remove question 1' }).click();
+    await expect.poll(() => page.getByLabel('Question 1').evaluate((field) => field === document.activeElement && (field as HTMLInputElement).value === 'Second')).toBe(true);
+    await page.getByRole('button', { name: 'Remove question 1' }).click();
+    await expect.poll(() => page.getByRole('button', { name: 'Add a question' }).evaluate((button) => button === document.activeElement)).toBe(true);
     await page.reload();
     expect(await page.getByLabel('Deployment name').inputValue()).toBe('my-gpt4o');
     expectNoProblems(tab);

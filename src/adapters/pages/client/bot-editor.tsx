@@ -68,13 +68,19 @@ const BotEditor = ({ overview, ownerKey, onSaved }: { overview: Overview | null;
   const [busy, setBusy] = useState(false);
   const [exists, setExists] = useState(!!overview);
   const questions = useRef<HTMLFieldSetElement>(null);
-  /** Set by Add a question: the new question's field takes the focus once it is drawn. */
-  const [focusNewQuestion, setFocusNewQuestion] = useState(false);
+  /**
+   * Set by Add a question and Remove question: the question field at this index (or the last one,
+   * or Add a question when none is left) takes the focus once it is drawn. The button pressed is
+   * gone or moved, and the keyboard's place would otherwise drop to the page.
+   */
+  const [focusQuestion, setFocusQuestion] = useState<number | null>(null);
   useEffect(() => {
-    if (!focusNewQuestion) return;
-    setFocusNewQuestion(false);
-    Array.from(questions.current?.querySelectorAll('input') ?? []).at(-1)?.focus();
-  }, [focusNewQuestion]);
+    if (focusQuestion === null) return;
+    setFocusQuestion(null);
+    const fields = Array.from(questions.current?.querySelectorAll('input') ?? []);
+    const target = fields[Math.min(focusQuestion, fields.length - 1)] ?? questions.current?.querySelector<HTMLButtonElement>('button.add-question');
+    target?.focus();
+  }, [focusQuestion]);
 
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setDraft((current) => ({ ...current, [key]: value }));
   const left = CONTEXT_MAX - codePoints(draft.contextText);
@@ -176,7 +182,13 @@ const BotEditor = ({ overview, ownerKey, onSaved }: { overview: Overview | null;
                   />
                 )}
               </Field>
-              <button type="button" onClick={() => set('suggestedQuestions', draft.suggestedQuestions.filter((_, i) => i !== index))}>
+              <button
+                type="button"
+                onClick={() => {
+                  set('suggestedQuestions', draft.suggestedQuestions.filter((_, i) => i !== index));
+                  setFocusQuestion(index);
+                }}
+              >
                 Remove question {index + 1}
               </button>
             </div>
@@ -184,10 +196,11 @@ const BotEditor = ({ overview, ownerKey, onSaved }: { overview: Overview | null;
           {errors.suggestedQuestions && <p class="error">{errors.suggestedQuestions.join(' ')}</p>}
           <button
             type="button"
+            class="add-question"
             disabled={draft.suggestedQuestions.length >= QUESTIONS_MAX}
             onClick={() => {
               set('suggestedQuestions', [...draft.suggestedQuestions, '']);
-              setFocusNewQuestion(true);
+              setFocusQuestion(draft.suggestedQuestions.length);
             }}
           >
             Add a question
