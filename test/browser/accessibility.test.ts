@@ -216,9 +216,18 @@ describe.runIf(browserAvailable())('every page at 375 and 1440 px: screenshots a
     await page.getByText('you will not see it again', { exact: false }).waitFor();
     await tabTo(page, page.getByRole('button', { name: 'Revoke Keyboard site' }));
     await keyboard.press('Enter');
-    await tabTo(page, page.getByRole('button', { name: 'Yes, revoke' }));
+    // The focus stays in the row: on Cancel in the confirmation, back on Revoke after it, on the date once revoked.
+    const focusedText = () => page.evaluate(() => document.activeElement?.textContent?.trim() ?? '');
+    await expect.poll(focusedText).toBe('Cancel');
+    await keyboard.press('Enter');
+    await expect.poll(focusedText).toBe('Revoke');
+    await keyboard.press('Enter');
+    await expect.poll(focusedText).toBe('Cancel');
+    await keyboard.press('Shift+Tab');
+    await expect.poll(focusedText).toBe('Yes, revoke');
     await keyboard.press('Enter');
     await page.getByText(/^Revoked /).waitFor();
+    await expect.poll(focusedText).toMatch(/^Revoked /);
 
     world.provider.respondWith(fakeReply.success('Ada built the first algorithm.'));
     await page.goto('/dashboard/try');

@@ -25,6 +25,17 @@ export const TokensPage = (p: { initial?: TokenInfo[] | null | undefined; origin
   const [minted, setMinted] = useState<{ token: string; name: string } | null>(null);
   const [confirming, setConfirming] = useState<string | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
+  /**
+   * Where the keyboard focus goes once the row is drawn again: the button pressed is replaced (Revoke
+   * by its confirmation, the confirmation by Revoke or by the date it was revoked), and the focus
+   * would drop to the page. `part` names an element of the token's row by its data-focus attribute.
+   */
+  const [focusTo, setFocusTo] = useState<{ id: string; part: 'cancel' | 'revoke' | 'revoked' } | null>(null);
+  useEffect(() => {
+    if (focusTo === null) return;
+    setFocusTo(null);
+    document.querySelector<HTMLElement>(`[data-token="${CSS.escape(focusTo.id)}"] [data-focus="${focusTo.part}"]`)?.focus();
+  }, [focusTo]);
 
   const load = async () => {
     const answer = await api<{ tokens: TokenInfo[] }>('/api/bots/tokens');
@@ -59,8 +70,13 @@ export const TokensPage = (p: { initial?: TokenInfo[] | null | undefined; origin
   const revoke = async (id: string) => {
     const answer = await api(`/api/bots/tokens/${encodeURIComponent(id)}`, { method: 'DELETE' });
     setConfirming(null);
-    if (answer.status === 204) await load();
-    else setProblem('The token was not revoked. Please try again.');
+    if (answer.status === 204) {
+      await load();
+      setFocusTo({ id, part: 'revoked' });
+    } else {
+      setProblem('The token was not revoked. Please try again.');
+      setFocusTo({ id, part: 'revoke' });
+    }
   };
 
   return (
@@ -117,7 +133,7 @@ export const TokensPage = (p: { initial?: TokenInfo[] | null | undefined; origin
               </thead>
               <tbody role="rowgroup">
                 {tokens.map((token) => (
-                  <tr key={token.id} role="row">
+                  <tr key={token.id} role="row" data-token={token.id}>
                     <td role="cell" class="token-name" data-label="Name">{token.name}</td>
                     <td role="cell" class="mono nowrap" data-label="Ends with">…{token.lastFour}</td>
                     <td role="cell" class="nowrap" data-label="Created">{formatDate(token.createdAt)}</td>
@@ -125,19 +141,37 @@ export const TokensPage = (p: { initial?: TokenInfo[] | null | undefined; origin
                     <td role="cell" class="nowrap" data-label="Expires">{token.expiresAt ? formatDate(token.expiresAt) : 'Never'}</td>
                     <td role="cell">
                       {token.revokedAt ? (
-                        <span>Revoked {formatDate(token.revokedAt)}</span>
+                        <span tabIndex={-1} data-focus="revoked">
+                          Revoked {formatDate(token.revokedAt)}
+                        </span>
                       ) : confirming === token.id ? (
                         <span class="confirm" role="group" aria-label={`Revoke ${token.name}?`}>
                           <span>Revoke “{token.name}”? Widgets using it stop working at once.</span>{' '}
                           <button type="button" class="danger" onClick={() => void revoke(token.id)}>
                             Yes, revoke
                           </button>{' '}
-                          <button type="button" onClick={() => setConfirming(null)}>
+                          <button
+                            type="button"
+                            data-focus="cancel"
+                            onClick={() => {
+                              setConfirming(null);
+                              setFocusTo({ id: token.id, part: 'revoke' });
+                            }}
+                          >
                             Cancel
                           </button>
                         </span>
                       ) : (
-                        <button type="button" onClick={() => setConfirming(token.id)} aria-label={`Revoke ${token.name}`}>
+                        <button
+                          type="button"
+                          data-focus="revoke"
+                          onClick={() => {
+                            // The least destructive choice takes the focus: Enter pressed twice keeps the token.
+                            setConfirming(token.id);
+                            setFocusTo({ id: token.id, part: 'cancel' });
+                          }}
+                          aria-label={`Revoke ${token.name}`}
+                        >
                           Revoke
                         </button>
                       )}
