@@ -84,6 +84,8 @@ describe.runIf(browserAvailable())('an owner recovers, changes, inspects and lea
     const otherName = (await signOutOther.getAttribute('aria-label'))!.replace(/^Sign out /, '');
     await signOutOther.click();
     await page.getByText(`${otherName} was signed out.`).waitFor();
+    // The button left with its row: the focus is on the section's heading, not dropped to the page.
+    await expect.poll(() => page.evaluate(() => document.activeElement?.textContent?.trim())).toBe('Where you are signed in');
     await other.context.close();
     // A wrong current password is said next to that field.
     const passwordForm = page.getByRole('form', { name: 'Password' });

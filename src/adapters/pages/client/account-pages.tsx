@@ -1,4 +1,4 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { api, fieldErrors, formatDate, NETWORK_ERROR, waitWords, type ApiAnswer } from './api.ts';
 import { Alert, Field, PASSWORD_HINT } from './fields.tsx';
 
@@ -260,6 +260,9 @@ const ChangeEmail = ({ email }: { email: string }) => {
 const Sessions = () => {
   const [sessions, setSessions] = useState<SessionItem[] | null>(null);
   const [status, setStatus] = useState<Status>(null);
+  // The button pressed leaves with its row: the keyboard focus goes to the section's heading, next
+  // to the message that says what happened, not to the top of the page.
+  const heading = useRef<HTMLHeadingElement>(null);
   const load = async () => {
     const answer = await api<{ items: SessionItem[] }>('/api/account/sessions');
     if (answer.ok) setSessions(answer.body.items);
@@ -274,10 +277,13 @@ const Sessions = () => {
     } catch {
       setStatus({ kind: 'error', text: NETWORK_ERROR });
     }
+    heading.current?.focus();
   };
   return (
     <section class="card" aria-labelledby="sessions-title">
-      <h2 id="sessions-title">Where you are signed in</h2>
+      <h2 id="sessions-title" tabIndex={-1} ref={heading}>
+        Where you are signed in
+      </h2>
       <StatusLine status={status} />
       {sessions === null ? (
         <p class="muted">Loading…</p>
