@@ -109,9 +109,16 @@ describe.runIf(browserAvailable())('answering with the owner’s key, in Chromiu
     // The owner removes the key: the public page asks visitors for theirs again.
     await page.goto('/dashboard/settings');
     const settings = page.getByRole('region', { name: 'Answer with my key' });
+    const focused = () => page.evaluate(() => document.activeElement?.textContent?.trim() || document.activeElement?.getAttribute('aria-label') || document.activeElement?.id);
     await settings.getByRole('button', { name: 'Remove key' }).click();
+    // The focus stays in the section: on Keep it, then back on Remove key, then in the field for a new key.
+    await expect.poll(focused).toBe('Keep it');
+    await page.keyboard.press('Enter');
+    await expect.poll(focused).toBe('Remove key');
+    await page.keyboard.press('Enter');
     await settings.getByRole('button', { name: 'Yes, remove it' }).click();
     await settings.getByText('Key removed.').waitFor();
+    await expect.poll(() => settings.getByLabel('Your OpenAI API key').evaluate((field) => field === document.activeElement)).toBe(true);
     expect(await settings.getByText(`…${OWNER_KEY.slice(-4)}`).count()).toBe(0);
     // What the removed key answered lately is still told.
     await settings.getByText('Answered with your key: 2 today, 2 in the last 30 days.').waitFor();

@@ -1,11 +1,11 @@
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useRef, useState } from 'preact/hooks';
 import { DEFAULT_MODELS } from '@careerbot/llm/models';
 import { LLM_PROVIDERS, PERSONALITIES } from '../../../domain/types.ts';
 import { api, fieldErrors, formErrors, NETWORK_ERROR } from './api.ts';
 import { PROVIDER_NAMES } from '@careerbot/widget/chat-problems';
 import { useOverview, type Overview } from './dashboard-layout.tsx';
 import { CvImportSection } from './cv-import-section.tsx';
-import { Alert, Field } from './fields.tsx';
+import { Alert, Field, useFocusAfterDraw } from './fields.tsx';
 import { ownerKeyAnswers, useOwnerKey, type OwnerKeyView } from './owner-key-section.tsx';
 import { PhotoSection } from './photo-section.tsx';
 
@@ -69,18 +69,13 @@ const BotEditor = ({ overview, ownerKey, onSaved }: { overview: Overview | null;
   const [exists, setExists] = useState(!!overview);
   const questions = useRef<HTMLFieldSetElement>(null);
   /**
-   * Set by Add a question and Remove question: the question field at this index (or the last one,
-   * or Add a question when none is left) takes the focus once it is drawn. The button pressed is
-   * gone or moved, and the keyboard's place would otherwise drop to the page.
+   * Add a question and Remove question: the question field at this index (or the last one, or Add a
+   * question when none is left) takes the focus once it is drawn.
    */
-  const [focusQuestion, setFocusQuestion] = useState<number | null>(null);
-  useEffect(() => {
-    if (focusQuestion === null) return;
-    setFocusQuestion(null);
+  const setFocusQuestion = useFocusAfterDraw<number>((index) => {
     const fields = Array.from(questions.current?.querySelectorAll('input') ?? []);
-    const target = fields[Math.min(focusQuestion, fields.length - 1)] ?? questions.current?.querySelector<HTMLButtonElement>('button.add-question');
-    target?.focus();
-  }, [focusQuestion]);
+    return fields[Math.min(index, fields.length - 1)] ?? questions.current?.querySelector<HTMLButtonElement>('button.add-question');
+  });
 
   const set = <K extends keyof Draft>(key: K, value: Draft[K]) => setDraft((current) => ({ ...current, [key]: value }));
   const left = CONTEXT_MAX - codePoints(draft.contextText);

@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { useId } from 'preact/hooks';
+import { useEffect, useId, useState } from 'preact/hooks';
 
 /** What the API enforces on a password: bytes of UTF-8, not characters. */
 export const PASSWORD_HINT = '8 to 72 bytes: up to 72 plain letters, fewer with accents or emoji.';
@@ -43,3 +43,18 @@ export const Alert = (p: { kind?: 'error' | 'success' | 'info'; children: Compon
     {p.children}
   </div>
 );
+
+/**
+ * Moves the keyboard focus, once the next render is drawn, to the element `find` picks for the
+ * target given: a pressed button that is replaced or removed as it is pressed drops the focus to the
+ * page, and a keyboard user starts again from the top.
+ */
+export const useFocusAfterDraw = <T,>(find: (target: T) => HTMLElement | null | undefined) => {
+  const [target, setTarget] = useState<T | null>(null);
+  useEffect(() => {
+    if (target === null) return;
+    setTarget(null);
+    find(target)?.focus();
+  }, [target]);
+  return setTarget;
+};

@@ -1,7 +1,7 @@
-import { useEffect, useState } from 'preact/hooks';
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { PROVIDER_NAMES } from '@careerbot/widget/chat-problems';
 import { api, fieldErrors, formatDate, NETWORK_ERROR } from './api.ts';
-import { Alert, Field } from './fields.tsx';
+import { Alert, Field, useFocusAfterDraw } from './fields.tsx';
 
 /** GET /api/account/llm-key: never the key, only what the owner may see of it. */
 export interface OwnerKeyView {
@@ -52,6 +52,12 @@ export const OwnerKeySection = (p: { initial?: OwnerKeyView | null | undefined; 
   const [status, setStatus] = useState<{ kind: 'success' | 'error' | 'info'; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
   const [confirming, setConfirming] = useState(false);
+  /**
+   * The keyboard focus stays in the section as it is drawn again (its data-focus part): Remove key
+   * and its confirmation replace each other as they are pressed.
+   */
+  const section = useRef<HTMLElement>(null);
+  const setFocusTo = useFocusAfterDraw<'keep' | 'remove' | 'key'>((part) => section.current?.querySelector<HTMLElement>(`[data-focus="${part}"]`));
   if (view === undefined) return <p class="muted">Loading…</p>;
   const key = view?.key ?? null;
   const providerName = PROVIDER_NAMES[p.provider ?? ''] ?? p.provider ?? '';
@@ -107,10 +113,12 @@ export const OwnerKeySection = (p: { initial?: OwnerKeyView | null | undefined; 
       if (!answer.ok) return setStatus({ kind: 'error', text: 'The key was not removed. Please try again.' });
       setView({ key: null, usage: view?.usage ?? { today: 0, last30Days: 0 } });
       setStatus({ kind: 'success', text: 'Key removed.' });
+      // The next thing to do, if anything: store another key.
+      setFocusTo('key');
     });
 
   return (
-    <section class="card owner-key" aria-labelledby="owner-key-title">
+    <section class="card owner-key" aria-labelledby="owner-key-title" ref={section}>
       <h2 id="owner-key-title">Answer with my key</h2>
       <p class="muted">
         With your own provider key stored here, visitors of your public page and your widget can chat without a key of theirs. A visitor’s own key still
@@ -149,7 +157,7 @@ export const OwnerKeySection = (p: { initial?: OwnerKeyView | null | undefined; 
           {view && (key || view.usage.last30Days > 0) && <OwnerKeyUsage usage={view.usage} />}
           <form onSubmit={save} noValidate>
             <Field label={key ? `New ${providerName} API key` : `Your ${providerName} API key`} errors={errors.apiKey} hint="Checked with one small call to the provider before it is stored.">
-              {(a11y) => <input {...a11y} type="password" autoComplete="off" spellcheck={false} value={apiKey} onInput={(e) => setApiKey(e.currentTarget.value)} />}
+              {(a11y) => <input {...a11y} data-focus="key" type="password" autoComplete="off" spellcheck={false} value={apiKey} onInput={(e) => setApiKey(e.currentTarget.value)} />}
             </Field>
             {p.provider === 'azure' && (
               <Field label="Azure OpenAI endpoint" errors={errors.azureEndpoint} hint="For example https://your-resource.openai.azure.com">
@@ -185,12 +193,28 @@ export const OwnerKeySection = (p: { initial?: OwnerKeyView | null | undefined; 
                   <button type="button" class="danger" onClick={remove}>
                     Yes, remove it
                   </button>{' '}
-                  <button type="button" onClick={() => setConfirming(false)}>
+                  <button
+                    type="button"
+                    data-focus="keep"
+                    onClick={() => {
+                      setConfirming(false);
+                      setFocusTo('remove');
+                    }}
+                  >
                     Keep it
                   </button>
                 </span>
               ) : (
-                <button type="button" class="danger" onClick={() => setConfirming(true)}>
+                <button
+                  type="button"
+                  class="danger"
+                  data-focus="remove"
+                  onClick={() => {
+                    // The least destructive choice takes the focus: Enter pressed twice keeps the key.
+                    setConfirming(true);
+                    setFocusTo('keep');
+                  }}
+                >
                   Remove key
                 </button>
               )}

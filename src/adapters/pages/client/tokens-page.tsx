@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, fieldErrors, formatDate, NETWORK_ERROR } from './api.ts';
 import { CopyButton, NoBotYet, type Overview } from './dashboard-layout.tsx';
-import { Alert, Field } from './fields.tsx';
+import { Alert, Field, useFocusAfterDraw } from './fields.tsx';
 import { RuntimeCommand } from './runtime-steps.tsx';
 
 export interface TokenInfo {
@@ -26,16 +26,12 @@ export const TokensPage = (p: { initial?: TokenInfo[] | null | undefined; origin
   const [confirming, setConfirming] = useState<string | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   /**
-   * Where the keyboard focus goes once the row is drawn again: the button pressed is replaced (Revoke
-   * by its confirmation, the confirmation by Revoke or by the date it was revoked), and the focus
-   * would drop to the page. `part` names an element of the token's row by its data-focus attribute.
+   * The keyboard focus stays in a token's row as it is drawn again (its data-focus part): Revoke is
+   * replaced by its confirmation, the confirmation by Revoke or by the date it was revoked.
    */
-  const [focusTo, setFocusTo] = useState<{ id: string; part: 'cancel' | 'revoke' | 'revoked' } | null>(null);
-  useEffect(() => {
-    if (focusTo === null) return;
-    setFocusTo(null);
-    document.querySelector<HTMLElement>(`[data-token="${CSS.escape(focusTo.id)}"] [data-focus="${focusTo.part}"]`)?.focus();
-  }, [focusTo]);
+  const setFocusTo = useFocusAfterDraw<{ id: string; part: 'cancel' | 'revoke' | 'revoked' }>(({ id, part }) =>
+    document.querySelector<HTMLElement>(`[data-token="${CSS.escape(id)}"] [data-focus="${part}"]`),
+  );
 
   const load = async () => {
     const answer = await api<{ tokens: TokenInfo[] }>('/api/bots/tokens');
