@@ -16,14 +16,15 @@ import { WORD_CLASSES } from './lexicon.ts';
 import { Scan, type ScanMemory } from './scan.ts';
 import { normalizeText } from './text/normalize.ts';
 import { plainText } from './text/plain.ts';
-import { tokenize, type Tokens } from './text/tokenize.ts';
+import { joinSpacedLetters } from './decoders/spaced-letters.ts';
+import { tokenize, type TokenPlaces, type Tokens } from './text/tokenize.ts';
 import * as vocabularies from './text/vocabulary.ts';
 import type { Vocabulary } from './text/vocabulary.ts';
 import * as characters from './text/characters.ts';
 
 const { C, GLOSSARY, VOCABULARY } = lexicon;
 // Local copies: under a CommonJS loader such as tsx's, each read of an imported binding is a getter call.
-const { buildVocabulary, step, wordIdAt } = vocabularies;
+const { buildVocabulary, isBoundaryId, step, wordIdAt } = vocabularies;
 const { hexDigitValue } = characters;
 
 const MIN_CODED_WORDS = 3;
@@ -219,11 +220,38 @@ export interface MessageReading {
   plain(): string;
 }
 
+/**
+ * Whether tokenize, reading the character at i, ends any word and starts nothing: ASCII white space
+ * (a space, a tab, a line break; a line break also ends a sentence). True before the text and at its
+ * end. Other white space is not: a zero-width no-break space is read through, an Ogham space mark
+ * read as a letter.
+ */
+function endsWord(text: string, i: number): boolean {
+  if (i < 0 || i >= text.length) return true;
+  const code = text.charCodeAt(i);
+  return code === 32 || (code >= 9 && code <= 13);
+}
+
+/** The first k in [0, count) with offsets[k] >= at, or count: offsets increase. */
+function firstAtOrAfter(offsets: Int32Array, count: number, at: number): number {
+  let low = 0;
+  let high = count;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if ((offsets[middle] as number) < at) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
 export class MessageReader {
   /**
    * The memory every scan of one message takes its arrays from (terms, class positions, memoised
    * answers), freed all at once when the next message is read.
    */
+  /** The current message's readings tokenized so far, and where their tokens were read. */
+  private readonly placed: { text: string; places: TokenPlaces }[] = [];
+
   private readonly memory: ScanMemory = {
     ints: new Arena((length) => new Int32Array(length), 1 << 15),
     bytes: new Arena((length) => new Uint8Array(length), 1 << 15),
@@ -239,8 +267,9 @@ export class MessageReader {
     // The scans of the previous message are gone: their memory is free to reuse.
     memory.ints.reset();
     memory.bytes.reset();
+    this.placed.length = 0;
     const normalized = normalizeText(message);
-    const tokens = tokenize(normalized, VOCABULARY, memory.ints);
+    const tokens = this.tokenizeReading(normalized);
     const scan = new Scan(tokens, memory);
     const texts = new ReadingTexts(normalized, hiddenTexts(normalized, scan, tokens));
     const scans: (Scan | undefined)[] = [scan];
@@ -248,7 +277,7 @@ export class MessageReader {
     return {
       text: (reading) => texts.at(reading),
       texts: () => texts.all(),
-      scan: (reading) => (scans[reading] ??= this.scanOf(texts.at(reading) as string)),
+      scan: (reading) => (scans[reading] ??= new Scan(this.tokenizeReading(texts.at(reading) as string), memory)),
       // The gloss, when there is one, is the first text the message hides.
       glossed: tokens.hasForeignLetters ? 1 : -1,
       plain: () => (plain ??= plainText(normalized)),
@@ -258,6 +287,38 @@ export class MessageReader {
   /** A scan of a piece of the current message's normalised texts, valid until the next read. */
   scanOf(piece: string): Scan {
     return new Scan(tokenize(piece, VOCABULARY, this.memory.ints), this.memory);
+  }
+
+  /** A reading's tokens, and where they were read, kept for the scans of its pieces (scanOfSlice). */
+  private tokenizeReading(text: string): Tokens {
+    const tokens = tokenize(text, VOCABULARY, this.memory.ints, true);
+    this.placed.push({ text, places: tokens.places as TokenPlaces });
+    return tokens;
+  }
+
+  /**
+   * A scan of text[start, end), the same as scanOf(text.slice(start, end)) gives. When the text is
+   * one of the current message's readings and the piece lies between white space that ends a word
+   * (a space, a tab, a line break), the piece's tokens are the reading's tokens read there, and the
+   * scan is made from them without reading the piece again: tokenize starts a piece as it goes on
+   * after such a space, and a piece cut there ends as the text goes on. Only the boundaries at its
+   * edges differ: a piece drops those before its first word (there is nothing to separate), and
+   * one after its last word may have been made stronger by what follows the piece.
+   */
+  scanOfSlice(text: string, start: number, end: number): Scan {
+    const placed = this.placed.find((reading) => reading.text === text)?.places;
+    if (placed === undefined || !endsWord(text, start - 1) || !endsWord(text, end)) return this.scanOf(text.slice(start, end));
+    const { ids, count, offsets, strengthenedAt } = placed;
+    let first = firstAtOrAfter(offsets, count, start);
+    const last = firstAtOrAfter(offsets, count, end);
+    while (first < last && isBoundaryId(ids[first] as number)) first += 1;
+    if (last > first && isBoundaryId(ids[last - 1] as number) && (strengthenedAt[last - 1] as number) >= end) {
+      return this.scanOf(text.slice(start, end));
+    }
+    const pieceIds = this.memory.ints.takeUnfilled(last - first);
+    pieceIds.set(ids.subarray(first, last));
+    const pieceCount = joinSpacedLetters(pieceIds, last - first, VOCABULARY);
+    return new Scan({ ids: pieceIds, count: pieceCount, base64Runs: [], hasForeignLetters: false, places: null }, this.memory);
   }
 
   /** Room for `length` integers in the current message's memory, valid until the next read. */

@@ -26,8 +26,8 @@ export interface Passage {
 
 /** What passagesWhere reads with: the scan of a piece of the text, and memory for its word offsets. */
 export interface PassageReader {
-  /** A scan of a piece of the text, valid while the passages are read. */
-  scanOf(piece: string): Scan;
+  /** A scan of the piece text[start, end), as scanning text.slice(start, end) gives it, valid while the passages are read. */
+  scanOfSlice(text: string, start: number, end: number): Scan;
   /** Room for `length` offsets, valid while the passages are read. */
   offsets(length: number): Int32Array;
 }
@@ -59,7 +59,7 @@ export function* passagesWhere(text: string, matches: (scan: Scan) => boolean, r
     yield { start: 0, end: text.length, located: true };
     return;
   }
-  const matchesWords = (first: number, last: number) => matches(reader.scanOf(text.slice(starts[first], ends[last])));
+  const matchesWords = (first: number, last: number) => matches(reader.scanOfSlice(text, starts[first] as number, ends[last] as number));
   const lastWord = count - 1;
   let found = false;
   // Coarse runs, COARSE_STRIDE words apart, then passages, STRIDE apart, inside those that match; the last of each ends at its last word.
