@@ -82,6 +82,8 @@ const hasForeignScript: LineTest = (text, start, end) => {
 interface CodedWords {
   readonly vocabulary: Vocabulary;
   readonly isCoded: Uint8Array;
+  /** The length of the longest word: a longer run of letters is none of them. */
+  readonly longest: number;
 }
 
 function wordsOfClass(name: 'rot13Word' | 'reversedWord'): CodedWords {
@@ -92,23 +94,24 @@ function wordsOfClass(name: 'rot13Word' | 'reversedWord'): CodedWords {
     const id = vocabulary.ids.get(word);
     if (id !== undefined) isCoded[id] = 1;
   }
-  return { vocabulary, isCoded };
+  return { vocabulary, isCoded, longest: Math.max(...words.map((word) => word.length)) };
 }
 const ROT13_WORDS = wordsOfClass('rot13Word');
 const REVERSED_WORDS = wordsOfClass('reversedWord');
 
 /** The only characters that toLowerCase turns into ASCII letters besides A-Z: "İ" (i + dot) and the Kelvin sign. */
 const lowersToAscii = (code: number) => code === 0x130 || code === 0x212a;
-const OUTSIDE_WORD = -2;
+/** A-Z or a-z: (code | 32) folds only those onto a-z. */
+const isAsciiLetter = (code: number) => (code | 32) >= 97 && (code | 32) <= 122;
 /** What hasWordIn answers: found, not found, or met a character that lowers to ASCII before it knew. */
 const FOUND = 1;
 const NOT_FOUND = 0;
 const LOWER_FIRST = -1;
 
 /**
- * Whether a run of ASCII letters a-z in the lower-cased line is one of the words. The runs are
- * walked code by code through the words' trie, A-Z read as a-z: no string per word, no match
- * object, and no lower-cased copy of the line unless it holds a character that lowers to ASCII.
+ * Whether a run of ASCII letters a-z in the lower-cased line is one of the words. The runs no longer
+ * than the longest word are walked code by code through the words' trie, A-Z read as a-z: no string
+ * per word, no match object, and no lower-cased copy of the line unless it holds a character that lowers to ASCII.
  * Up to the first such character the line reads the same lower-cased, so a word found before it
  * stands; once the walk meets one, it starts again on the lower-cased line.
  */
@@ -119,20 +122,25 @@ function hasWordOf(text: string, start: number, end: number, words: CodedWords):
   return hasWordIn(lowered, 0, lowered.length, words) === FOUND;
 }
 
-function hasWordIn(text: string, start: number, end: number, { vocabulary, isCoded }: CodedWords): number {
-  let node = OUTSIDE_WORD;
-  for (let i = start; i <= end; i += 1) {
-    const code = i < end ? text.charCodeAt(i) : 0;
-    const lower = code >= 65 && code <= 90 ? code + 32 : code;
-    if (lower >= 97 && lower <= 122) {
-      node = step(vocabulary, node === OUTSIDE_WORD ? 0 : node, lower - 97);
+function hasWordIn(text: string, start: number, end: number, { vocabulary, isCoded, longest }: CodedWords): number {
+  let i = start;
+  while (i < end) {
+    const code = text.charCodeAt(i);
+    if (!isAsciiLetter(code)) {
+      if (lowersToAscii(code)) return LOWER_FIRST;
+      i += 1;
       continue;
     }
-    if (lowersToAscii(code)) return LOWER_FIRST;
-    if (node !== OUTSIDE_WORD) {
-      if (isCoded[wordIdAt(vocabulary, node)] === 1) return FOUND;
-      node = OUTSIDE_WORD;
-    }
+    // A run of letters: only one as short as the longest word can be one, and is walked through the trie.
+    const runStart = i;
+    i += 1;
+    while (i < end && isAsciiLetter(text.charCodeAt(i))) i += 1;
+    // The character after the run decides first, as it would read next.
+    if (i < end && lowersToAscii(text.charCodeAt(i))) return LOWER_FIRST;
+    if (i - runStart > longest) continue;
+    let node = 0;
+    for (let k = runStart; k < i && node >= 0; k += 1) node = step(vocabulary, node, (text.charCodeAt(k) | 32) - 97);
+    if (node >= 0 && isCoded[wordIdAt(vocabulary, node)] === 1) return FOUND;
   }
   return NOT_FOUND;
 }
@@ -249,8 +257,8 @@ export class MessageReader {
    * The memory every scan of one message takes its arrays from (terms, class positions, memoised
    * answers), freed all at once when the next message is read.
    */
-  /** The current message's readings tokenized so far, and where their tokens were read. */
-  private readonly placed: { text: string; places: TokenPlaces }[] = [];
+  /** The current message's readings tokenized so far, where their tokens were read, and the scans of their pieces. */
+  private readonly placed: { text: string; places: TokenPlaces; pieces: Map<number, Scan> }[] = [];
 
   private readonly memory: ScanMemory = {
     ints: new Arena((length) => new Int32Array(length), 1 << 15),
@@ -292,7 +300,7 @@ export class MessageReader {
   /** A reading's tokens, and where they were read, kept for the scans of its pieces (scanOfSlice). */
   private tokenizeReading(text: string): Tokens {
     const tokens = tokenize(text, VOCABULARY, this.memory.ints, true);
-    this.placed.push({ text, places: tokens.places as TokenPlaces });
+    this.placed.push({ text, places: tokens.places as TokenPlaces, pieces: new Map() });
     return tokens;
   }
 
@@ -306,8 +314,20 @@ export class MessageReader {
    * one after its last word may have been made stronger by what follows the piece.
    */
   scanOfSlice(text: string, start: number, end: number): Scan {
-    const placed = this.placed.find((reading) => reading.text === text)?.places;
-    if (placed === undefined || !endsWord(text, start - 1) || !endsWord(text, end)) return this.scanOf(text.slice(start, end));
+    const reading = this.placed.find((placed) => placed.text === text);
+    if (reading === undefined) return this.scanOf(text.slice(start, end));
+    // Each rule that matches a reading looks for its passages in the same runs: each is scanned once.
+    const key = start * (text.length + 1) + end;
+    let scan = reading.pieces.get(key);
+    if (scan === undefined) {
+      scan = this.scanOfPiece(reading.places, text, start, end);
+      reading.pieces.set(key, scan);
+    }
+    return scan;
+  }
+
+  private scanOfPiece(placed: TokenPlaces, text: string, start: number, end: number): Scan {
+    if (!endsWord(text, start - 1) || !endsWord(text, end)) return this.scanOf(text.slice(start, end));
     const { ids, count, offsets, strengthenedAt } = placed;
     let first = firstAtOrAfter(offsets, count, start);
     const last = firstAtOrAfter(offsets, count, end);
