@@ -13,6 +13,7 @@ import { rot13 } from './decoders/rot13.ts';
 import { decodeUrlEscapes } from './decoders/url-escapes.ts';
 import * as lexicon from './lexicon-index.ts';
 import { WORD_CLASSES } from './lexicon.ts';
+import { wordsOf, type Words } from './rules/passage.ts';
 import { Scan, type ScanMemory } from './scan.ts';
 import { normalizeText } from './text/normalize.ts';
 import { plainText } from './text/plain.ts';
@@ -258,7 +259,7 @@ export class MessageReader {
    * answers), freed all at once when the next message is read.
    */
   /** The current message's readings tokenized so far, where their tokens were read, and the scans of their pieces. */
-  private readonly placed: { text: string; places: TokenPlaces; pieces: Map<number, Scan> }[] = [];
+  private readonly placed: { text: string; places: TokenPlaces; pieces: Map<number, Scan>; words?: Words }[] = [];
 
   private readonly memory: ScanMemory = {
     ints: new Arena((length) => new Int32Array(length), 1 << 15),
@@ -344,5 +345,12 @@ export class MessageReader {
   /** Room for `length` integers in the current message's memory, valid until the next read. */
   offsets(length: number): Int32Array {
     return this.memory.ints.takeUnfilled(length);
+  }
+
+  /** The words of a text (see rules/passage.ts), found once per reading of the current message. */
+  words(text: string): Words {
+    const reading = this.placed.find((placed) => placed.text === text);
+    if (reading === undefined) return wordsOf(text, (length) => this.offsets(length));
+    return (reading.words ??= wordsOf(text, (length) => this.offsets(length)));
   }
 }
