@@ -16,7 +16,7 @@ import { WORD_CLASSES } from './lexicon.ts';
 import { wordsOf, type Words } from './rules/passage.ts';
 import { Scan, type ScanMemory } from './scan.ts';
 import { normalizeText } from './text/normalize.ts';
-import { plainText } from './text/plain.ts';
+import { plainTextOfNormalized } from './text/plain.ts';
 import { joinSpacedLetters } from './decoders/spaced-letters.ts';
 import { tokenize, type TokenPlaces, type Tokens } from './text/tokenize.ts';
 import * as vocabularies from './text/vocabulary.ts';
@@ -289,7 +289,7 @@ export class MessageReader {
       scan: (reading) => (scans[reading] ??= new Scan(this.tokenizeReading(texts.at(reading) as string), memory)),
       // The gloss, when there is one, is the first text the message hides.
       glossed: tokens.hasForeignLetters ? 1 : -1,
-      plain: () => (plain ??= plainText(normalized)),
+      plain: () => (plain ??= plainTextOfNormalized(normalized)),
     };
   }
 
