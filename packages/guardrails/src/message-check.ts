@@ -138,7 +138,7 @@ export function* ruleFindings(reading: MessageReading, reader: MessageReader, sc
         !(addressee && located && onlyMentionsMatch(text, start, end, jobDocument, RULES[match.reason], reader));
       const review: number = !toTheBot ? 0 : located ? scorer.score([text.slice(Math.max(0, start - CONTEXT_CHARS), end + CONTEXT_CHARS)]).attack : 1;
       last = { ...match, start, end, passage, toTheBot, review, overruled: review < scorer.veto };
-      yield { ...last };
+      yield last;
     }
   }
 }

@@ -157,9 +157,10 @@ function codedLines(normalized: string, scan: Scan, hint: number, codedWords: Co
 
 /** Hex digits only, in pairs; printable ASCII starts each pair with a digit (2-7). */
 function looksLikeHexText(run: string): boolean {
-  const isDigit = (i: number) => run.charCodeAt(i) >= 48 && run.charCodeAt(i) <= 57;
-  return run.length % 2 === 0 && isDigit(0) && isDigit(2) && /^(0x)?[0-9a-f]+$/i.test(run);
+  return run.length % 2 === 0 && isDigitAt(run, 0) && isDigitAt(run, 2) && /^(0x)?[0-9a-f]+$/i.test(run);
 }
+/** Not a closure made for each run: a function made per call costs an allocation, and more under tsx. */
+const isDigitAt = (run: string, i: number) => run.charCodeAt(i) >= 48 && run.charCodeAt(i) <= 57;
 const HEX_ESCAPE = '\\x';
 
 /**
@@ -259,7 +260,7 @@ export class MessageReader {
    * answers), freed all at once when the next message is read.
    */
   /** The current message's readings tokenized so far, where their tokens were read, and the scans of their pieces. */
-  private readonly placed: { text: string; places: TokenPlaces; pieces: Map<number, Scan>; words?: Words }[] = [];
+  private readonly placed: { text: string; places: TokenPlaces; pieces: Map<number, Scan> | null; words: Words | null }[] = [];
 
   private readonly memory: ScanMemory = {
     ints: new Arena((length) => new Int32Array(length), 1 << 15),
@@ -301,7 +302,7 @@ export class MessageReader {
   /** A reading's tokens, and where they were read, kept for the scans of its pieces (scanOfSlice). */
   private tokenizeReading(text: string): Tokens {
     const tokens = tokenize(text, VOCABULARY, this.memory.ints, true);
-    this.placed.push({ text, places: tokens.places as TokenPlaces, pieces: new Map() });
+    this.placed.push({ text, places: tokens.places as TokenPlaces, pieces: null, words: null });
     return tokens;
   }
 
@@ -319,6 +320,7 @@ export class MessageReader {
     if (reading === undefined) return this.scanOf(text.slice(start, end));
     // Each rule that matches a reading looks for its passages in the same runs: each is scanned once.
     const key = start * (text.length + 1) + end;
+    reading.pieces ??= new Map();
     let scan = reading.pieces.get(key);
     if (scan === undefined) {
       scan = this.scanOfPiece(reading.places, text, start, end);
@@ -342,6 +344,8 @@ export class MessageReader {
     return new Scan({ ids: pieceIds, count: pieceCount, base64Runs: [], hasForeignLetters: false, places: null }, this.memory);
   }
 
+  private readonly takeOffsets = (length: number) => this.offsets(length);
+
   /** Room for `length` integers in the current message's memory, valid until the next read. */
   offsets(length: number): Int32Array {
     return this.memory.ints.takeUnfilled(length);
@@ -350,7 +354,7 @@ export class MessageReader {
   /** The words of a text (see rules/passage.ts), found once per reading of the current message. */
   words(text: string): Words {
     const reading = this.placed.find((placed) => placed.text === text);
-    if (reading === undefined) return wordsOf(text, (length) => this.offsets(length));
-    return (reading.words ??= wordsOf(text, (length) => this.offsets(length)));
+    if (reading === undefined) return wordsOf(text, this.takeOffsets);
+    return (reading.words ??= wordsOf(text, this.takeOffsets));
   }
 }
