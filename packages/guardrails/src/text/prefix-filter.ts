@@ -38,6 +38,11 @@ export class PrefixFilteredPattern {
   private readonly threesStart = new Uint8Array(1 << TABLE_BITS);
   /** Some alternative may start with any character: every position is tried. */
   private readonly everywhere: boolean;
+  /**
+   * For two ASCII characters a, b: 0 when the tables above rule out a position where they stand,
+   * without hashing the third (asciiPairs[a << 7 | b]); the tables decide where it is 1.
+   */
+  private readonly asciiPairs = new Uint8Array(1 << 14);
 
   constructor(pattern: RegExp) {
     if (/[iuv]/.test(pattern.flags)) throw new Error('PrefixFilteredPattern compares code units: no i, u or v flag');
@@ -48,6 +53,14 @@ export class PrefixFilteredPattern {
       else this.admit(prefix);
     }
     this.everywhere = everywhere;
+    for (let a = 0; a < 128; a += 1) {
+      if (this.first[a] === 0) continue;
+      for (let b = 0; b < 128; b += 1) {
+        const two = hash2(a, b);
+        const admitted = this.ones[a] === 1 || this.twos[two] === 1 || this.threesStart[two] === 1;
+        this.asciiPairs[(a << 7) | b] = admitted ? 1 : 0;
+      }
+    }
   }
 
   /** The first match that starts at `from` or after, as a global search from lastIndex `from` finds it; null when none does. */
@@ -63,12 +76,15 @@ export class PrefixFilteredPattern {
       }
       return null;
     }
+    const { asciiPairs } = this;
     for (let i = from; i < length; i += 1) {
       const a = text.charCodeAt(i);
-      if (first[a] === 0) continue;
+      // Past the end a code of 0 stands in: it can only admit a position, which the pattern then rules out.
+      const b = i + 1 < length ? text.charCodeAt(i + 1) : 0;
+      if ((a | b) < 128) {
+        if (asciiPairs[(a << 7) | b] === 0) continue;
+      } else if (first[a] === 0) continue;
       if (ones[a] === 0) {
-        // Past the end a code of 0 stands in: it can only admit a position, which the pattern then rules out.
-        const b = i + 1 < length ? text.charCodeAt(i + 1) : 0;
         const two = hash2(a, b);
         if (twos[two] === 0 && (threesStart[two] === 0 || threes[hash3(a, b, i + 2 < length ? text.charCodeAt(i + 2) : 0)] === 0)) continue;
       }
