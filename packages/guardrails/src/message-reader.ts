@@ -13,17 +13,19 @@ import { rot13 } from './decoders/rot13.ts';
 import { decodeUrlEscapes } from './decoders/url-escapes.ts';
 import * as lexicon from './lexicon-index.ts';
 import { WORD_CLASSES } from './lexicon.ts';
+import { wordsOf, type Words } from './rules/passage.ts';
 import { Scan, type ScanMemory } from './scan.ts';
 import { normalizeText } from './text/normalize.ts';
-import { plainText } from './text/plain.ts';
-import { tokenize, type Tokens } from './text/tokenize.ts';
+import { plainTextOfNormalized } from './text/plain.ts';
+import { joinSpacedLetters } from './decoders/spaced-letters.ts';
+import { tokenize, type TokenPlaces, type Tokens } from './text/tokenize.ts';
 import * as vocabularies from './text/vocabulary.ts';
 import type { Vocabulary } from './text/vocabulary.ts';
 import * as characters from './text/characters.ts';
 
 const { C, GLOSSARY, VOCABULARY } = lexicon;
 // Local copies: under a CommonJS loader such as tsx's, each read of an imported binding is a getter call.
-const { buildVocabulary, step, wordIdAt } = vocabularies;
+const { buildVocabulary, isBoundaryId, step, wordIdAt } = vocabularies;
 const { hexDigitValue } = characters;
 
 const MIN_CODED_WORDS = 3;
@@ -81,6 +83,8 @@ const hasForeignScript: LineTest = (text, start, end) => {
 interface CodedWords {
   readonly vocabulary: Vocabulary;
   readonly isCoded: Uint8Array;
+  /** The length of the longest word: a longer run of letters is none of them. */
+  readonly longest: number;
 }
 
 function wordsOfClass(name: 'rot13Word' | 'reversedWord'): CodedWords {
@@ -91,23 +95,24 @@ function wordsOfClass(name: 'rot13Word' | 'reversedWord'): CodedWords {
     const id = vocabulary.ids.get(word);
     if (id !== undefined) isCoded[id] = 1;
   }
-  return { vocabulary, isCoded };
+  return { vocabulary, isCoded, longest: Math.max(...words.map((word) => word.length)) };
 }
 const ROT13_WORDS = wordsOfClass('rot13Word');
 const REVERSED_WORDS = wordsOfClass('reversedWord');
 
 /** The only characters that toLowerCase turns into ASCII letters besides A-Z: "İ" (i + dot) and the Kelvin sign. */
 const lowersToAscii = (code: number) => code === 0x130 || code === 0x212a;
-const OUTSIDE_WORD = -2;
+/** A-Z or a-z: (code | 32) folds only those onto a-z. */
+const isAsciiLetter = (code: number) => (code | 32) >= 97 && (code | 32) <= 122;
 /** What hasWordIn answers: found, not found, or met a character that lowers to ASCII before it knew. */
 const FOUND = 1;
 const NOT_FOUND = 0;
 const LOWER_FIRST = -1;
 
 /**
- * Whether a run of ASCII letters a-z in the lower-cased line is one of the words. The runs are
- * walked code by code through the words' trie, A-Z read as a-z: no string per word, no match
- * object, and no lower-cased copy of the line unless it holds a character that lowers to ASCII.
+ * Whether a run of ASCII letters a-z in the lower-cased line is one of the words. The runs no longer
+ * than the longest word are walked code by code through the words' trie, A-Z read as a-z: no string
+ * per word, no match object, and no lower-cased copy of the line unless it holds a character that lowers to ASCII.
  * Up to the first such character the line reads the same lower-cased, so a word found before it
  * stands; once the walk meets one, it starts again on the lower-cased line.
  */
@@ -118,20 +123,25 @@ function hasWordOf(text: string, start: number, end: number, words: CodedWords):
   return hasWordIn(lowered, 0, lowered.length, words) === FOUND;
 }
 
-function hasWordIn(text: string, start: number, end: number, { vocabulary, isCoded }: CodedWords): number {
-  let node = OUTSIDE_WORD;
-  for (let i = start; i <= end; i += 1) {
-    const code = i < end ? text.charCodeAt(i) : 0;
-    const lower = code >= 65 && code <= 90 ? code + 32 : code;
-    if (lower >= 97 && lower <= 122) {
-      node = step(vocabulary, node === OUTSIDE_WORD ? 0 : node, lower - 97);
+function hasWordIn(text: string, start: number, end: number, { vocabulary, isCoded, longest }: CodedWords): number {
+  let i = start;
+  while (i < end) {
+    const code = text.charCodeAt(i);
+    if (!isAsciiLetter(code)) {
+      if (lowersToAscii(code)) return LOWER_FIRST;
+      i += 1;
       continue;
     }
-    if (lowersToAscii(code)) return LOWER_FIRST;
-    if (node !== OUTSIDE_WORD) {
-      if (isCoded[wordIdAt(vocabulary, node)] === 1) return FOUND;
-      node = OUTSIDE_WORD;
-    }
+    // A run of letters: only one as short as the longest word can be one, and is walked through the trie.
+    const runStart = i;
+    i += 1;
+    while (i < end && isAsciiLetter(text.charCodeAt(i))) i += 1;
+    // The character after the run decides first, as it would read next.
+    if (i < end && lowersToAscii(text.charCodeAt(i))) return LOWER_FIRST;
+    if (i - runStart > longest) continue;
+    let node = 0;
+    for (let k = runStart; k < i && node >= 0; k += 1) node = step(vocabulary, node, (text.charCodeAt(k) | 32) - 97);
+    if (node >= 0 && isCoded[wordIdAt(vocabulary, node)] === 1) return FOUND;
   }
   return NOT_FOUND;
 }
@@ -147,9 +157,10 @@ function codedLines(normalized: string, scan: Scan, hint: number, codedWords: Co
 
 /** Hex digits only, in pairs; printable ASCII starts each pair with a digit (2-7). */
 function looksLikeHexText(run: string): boolean {
-  const isDigit = (i: number) => run.charCodeAt(i) >= 48 && run.charCodeAt(i) <= 57;
-  return run.length % 2 === 0 && isDigit(0) && isDigit(2) && /^(0x)?[0-9a-f]+$/i.test(run);
+  return run.length % 2 === 0 && isDigitAt(run, 0) && isDigitAt(run, 2) && /^(0x)?[0-9a-f]+$/i.test(run);
 }
+/** Not a closure made for each run: a function made per call costs an allocation, and more under tsx. */
+const isDigitAt = (run: string, i: number) => run.charCodeAt(i) >= 48 && run.charCodeAt(i) <= 57;
 const HEX_ESCAPE = '\\x';
 
 /**
@@ -219,11 +230,38 @@ export interface MessageReading {
   plain(): string;
 }
 
+/**
+ * Whether tokenize, reading the character at i, ends any word and starts nothing: ASCII white space
+ * (a space, a tab, a line break; a line break also ends a sentence). True before the text and at its
+ * end. Other white space is not: a zero-width no-break space is read through, an Ogham space mark
+ * read as a letter.
+ */
+function endsWord(text: string, i: number): boolean {
+  if (i < 0 || i >= text.length) return true;
+  const code = text.charCodeAt(i);
+  return code === 32 || (code >= 9 && code <= 13);
+}
+
+/** The first k in [0, count) with offsets[k] >= at, or count: offsets increase. */
+function firstAtOrAfter(offsets: Int32Array, count: number, at: number): number {
+  let low = 0;
+  let high = count;
+  while (low < high) {
+    const middle = (low + high) >> 1;
+    if ((offsets[middle] as number) < at) low = middle + 1;
+    else high = middle;
+  }
+  return low;
+}
+
 export class MessageReader {
   /**
    * The memory every scan of one message takes its arrays from (terms, class positions, memoised
    * answers), freed all at once when the next message is read.
    */
+  /** The current message's readings tokenized so far, where their tokens were read, and the scans of their pieces. */
+  private readonly placed: { text: string; places: TokenPlaces; pieces: Map<number, Scan> | null; words: Words | null }[] = [];
+
   private readonly memory: ScanMemory = {
     ints: new Arena((length) => new Int32Array(length), 1 << 15),
     bytes: new Arena((length) => new Uint8Array(length), 1 << 15),
@@ -239,8 +277,9 @@ export class MessageReader {
     // The scans of the previous message are gone: their memory is free to reuse.
     memory.ints.reset();
     memory.bytes.reset();
+    this.placed.length = 0;
     const normalized = normalizeText(message);
-    const tokens = tokenize(normalized, VOCABULARY, memory.ints);
+    const tokens = this.tokenizeReading(normalized);
     const scan = new Scan(tokens, memory);
     const texts = new ReadingTexts(normalized, hiddenTexts(normalized, scan, tokens));
     const scans: (Scan | undefined)[] = [scan];
@@ -248,10 +287,10 @@ export class MessageReader {
     return {
       text: (reading) => texts.at(reading),
       texts: () => texts.all(),
-      scan: (reading) => (scans[reading] ??= this.scanOf(texts.at(reading) as string)),
+      scan: (reading) => (scans[reading] ??= new Scan(this.tokenizeReading(texts.at(reading) as string), memory)),
       // The gloss, when there is one, is the first text the message hides.
       glossed: tokens.hasForeignLetters ? 1 : -1,
-      plain: () => (plain ??= plainText(normalized)),
+      plain: () => (plain ??= plainTextOfNormalized(normalized)),
     };
   }
 
@@ -260,8 +299,62 @@ export class MessageReader {
     return new Scan(tokenize(piece, VOCABULARY, this.memory.ints), this.memory);
   }
 
+  /** A reading's tokens, and where they were read, kept for the scans of its pieces (scanOfSlice). */
+  private tokenizeReading(text: string): Tokens {
+    const tokens = tokenize(text, VOCABULARY, this.memory.ints, true);
+    this.placed.push({ text, places: tokens.places as TokenPlaces, pieces: null, words: null });
+    return tokens;
+  }
+
+  /**
+   * A scan of text[start, end), the same as scanOf(text.slice(start, end)) gives. When the text is
+   * one of the current message's readings and the piece lies between white space that ends a word
+   * (a space, a tab, a line break), the piece's tokens are the reading's tokens read there, and the
+   * scan is made from them without reading the piece again: tokenize starts a piece as it goes on
+   * after such a space, and a piece cut there ends as the text goes on. Only the boundaries at its
+   * edges differ: a piece drops those before its first word (there is nothing to separate), and
+   * one after its last word may have been made stronger by what follows the piece.
+   */
+  scanOfSlice(text: string, start: number, end: number): Scan {
+    const reading = this.placed.find((placed) => placed.text === text);
+    if (reading === undefined) return this.scanOf(text.slice(start, end));
+    // Each rule that matches a reading looks for its passages in the same runs: each is scanned once.
+    const key = start * (text.length + 1) + end;
+    reading.pieces ??= new Map();
+    let scan = reading.pieces.get(key);
+    if (scan === undefined) {
+      scan = this.scanOfPiece(reading.places, text, start, end);
+      reading.pieces.set(key, scan);
+    }
+    return scan;
+  }
+
+  private scanOfPiece(placed: TokenPlaces, text: string, start: number, end: number): Scan {
+    if (!endsWord(text, start - 1) || !endsWord(text, end)) return this.scanOf(text.slice(start, end));
+    const { ids, count, offsets, strengthenedAt } = placed;
+    let first = firstAtOrAfter(offsets, count, start);
+    const last = firstAtOrAfter(offsets, count, end);
+    while (first < last && isBoundaryId(ids[first] as number)) first += 1;
+    if (last > first && isBoundaryId(ids[last - 1] as number) && (strengthenedAt[last - 1] as number) >= end) {
+      return this.scanOf(text.slice(start, end));
+    }
+    const pieceIds = this.memory.ints.takeUnfilled(last - first);
+    pieceIds.set(ids.subarray(first, last));
+    const pieceCount = joinSpacedLetters(pieceIds, last - first, VOCABULARY);
+    return new Scan({ ids: pieceIds, count: pieceCount, base64Runs: [], hasForeignLetters: false, places: null }, this.memory);
+  }
+
+  private readonly takeOffsets = (length: number) => this.offsets(length);
+
   /** Room for `length` integers in the current message's memory, valid until the next read. */
   offsets(length: number): Int32Array {
     return this.memory.ints.takeUnfilled(length);
+  }
+
+  /** The words of a text (see rules/passage.ts), found once per reading of the current message. */
+  words(text: string): Words {
+    const reading = this.placed.find((placed) => placed.text === text);
+    if (reading === undefined) return wordsOf(text, this.takeOffsets);
+    return (reading.words ??= wordsOf(text, this.takeOffsets));
   }
 }

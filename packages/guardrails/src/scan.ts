@@ -47,6 +47,7 @@ export function memoized(slot: number, gate: number[], test: (s: Scan, i: number
 }
 
 const NO_CLASS = -1;
+const NEXT_POSITION = new Int32Array(CLASS_COUNT);
 
 /**
  * Where each class occurs, as one array of positions grouped by class: `starts` holds each class's
@@ -54,11 +55,14 @@ const NO_CLASS = -1;
  */
 function indexClasses(terms: Int32Array, length: number, starts: Int32Array, ints: Arena<Int32Array>): Int32Array {
   const { classStarts, classList } = TERMS;
-  for (let id = 0; id < CLASS_COUNT; id += 1) starts[id + 1] = (starts[id + 1] as number) + (starts[id] as number);
-  // Both are written whole before they are read: every slot of positions holds one occurrence.
+  // Where each class's next position goes: scratch, used only here, and written whole with the offsets.
+  const next = NEXT_POSITION;
+  for (let id = 0; id < CLASS_COUNT; id += 1) {
+    next[id] = starts[id] as number;
+    starts[id + 1] = (starts[id + 1] as number) + (starts[id] as number);
+  }
+  // Written whole before it is read: every slot of positions holds one occurrence.
   const positions = ints.takeUnfilled(starts[CLASS_COUNT] as number);
-  const next = ints.takeUnfilled(CLASS_COUNT);
-  for (let id = 0; id < CLASS_COUNT; id += 1) next[id] = starts[id] as number;
   for (let i = 0; i < length; i += 1) {
     const term = terms[i] as number;
     for (let k = classStarts[term] as number; k < (classStarts[term + 1] as number); k += 1) {

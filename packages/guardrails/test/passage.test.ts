@@ -1,11 +1,11 @@
 import { describe, expect, it } from 'vitest';
-import { passagesWhere, type PassageReader } from '../src/rules/passage.ts';
+import { passagesWhere, wordsOf, type PassageReader } from '../src/rules/passage.ts';
 import type { Scan } from '../src/scan.ts';
 
 /** A reader whose "scan" is the piece itself, with offsets in exactly the room asked for. */
 const pieceReader: PassageReader = {
-  scanOf: (piece) => piece as unknown as Scan,
-  offsets: (length) => new Int32Array(length),
+  scanOfSlice: (text, start, end) => text.slice(start, end) as unknown as Scan,
+  words: (text) => wordsOf(text, (length) => new Int32Array(length)),
 };
 const holds = (word: string) => (scan: Scan) => (scan as unknown as string).split(' ').includes(word);
 

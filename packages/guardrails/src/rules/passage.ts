@@ -24,26 +24,28 @@ export interface Passage {
   readonly located: boolean;
 }
 
-/** What passagesWhere reads with: the scan of a piece of the text, and memory for its word offsets. */
+/** What passagesWhere reads with: the scan of a piece of the text, and the text's words. */
 export interface PassageReader {
-  /** A scan of a piece of the text, valid while the passages are read. */
-  scanOf(piece: string): Scan;
-  /** Room for `length` offsets, valid while the passages are read. */
-  offsets(length: number): Int32Array;
+  /** A scan of the piece text[start, end), as scanning text.slice(start, end) gives it, valid while the passages are read. */
+  scanOfSlice(text: string, start: number, end: number): Scan;
+  /** The text's words, as wordsOf finds them, valid while the passages are read. */
+  words(text: string): Words;
 }
 
-/**
- * Each passage of `text` on which `matches` holds, in order; the whole text, unlocated, when the
- * rule matches no passage alone. Runs of COARSE_WORDS words are tried first, and the passages only
- * inside those that match: most of a long text is scanned about once more, not twice.
- */
-export function* passagesWhere(text: string, matches: (scan: Scan) => boolean, reader: PassageReader): Generator<Passage> {
+/** The runs of non-space characters of a text (a regular expression's \S+): word k is text[starts[k], ends[k]). */
+export interface Words {
+  readonly starts: Int32Array;
+  readonly ends: Int32Array;
+  readonly count: number;
+}
+
+/** The words of a text, found code by code, in arrays that `offsets` gives room for. */
+export function wordsOf(text: string, offsets: (length: number) => Int32Array): Words {
   // Words are apart by a space at least: a text holds at most half its length in words, rounded up.
   const capacity = (text.length >> 1) + 1;
-  const starts = reader.offsets(capacity);
-  const ends = reader.offsets(capacity);
+  const starts = offsets(capacity);
+  const ends = offsets(capacity);
   let count = 0;
-  // The runs of non-space characters (a regular expression's \S+), found code by code.
   let start = -1;
   for (let i = 0; i <= text.length; i += 1) {
     if (i < text.length && !isWhiteSpaceCode(text.charCodeAt(i))) {
@@ -55,11 +57,33 @@ export function* passagesWhere(text: string, matches: (scan: Scan) => boolean, r
       start = -1;
     }
   }
+  return { starts, ends, count };
+}
+
+/**
+ * Each passage of `text` on which `matches` holds, in order; the whole text, unlocated, when the
+ * rule matches no passage alone. Runs of COARSE_WORDS words are tried first, and the passages only
+ * inside those that match: most of a long text is scanned about once more, not twice.
+ */
+export function* passagesWhere(text: string, matches: (scan: Scan) => boolean, reader: PassageReader): Generator<Passage> {
+  const { starts, ends, count } = reader.words(text);
   if (count <= PASSAGE_WORDS) {
     yield { start: 0, end: text.length, located: true };
     return;
   }
-  const matchesWords = (first: number, last: number) => matches(reader.scanOf(text.slice(starts[first], ends[last])));
+  const matchesWords = (first: number, last: number) => matches(reader.scanOfSlice(text, starts[first] as number, ends[last] as number));
+  // The last passage of a coarse run is the first of the next: its answer is kept, not asked twice.
+  let keptFirst = -1;
+  let keptLast = -1;
+  let kept = false;
+  const passageMatches = (first: number, last: number) => {
+    if (first !== keptFirst || last !== keptLast) {
+      keptFirst = first;
+      keptLast = last;
+      kept = matchesWords(first, last);
+    }
+    return kept;
+  };
   const lastWord = count - 1;
   let found = false;
   // Coarse runs, COARSE_STRIDE words apart, then passages, STRIDE apart, inside those that match; the last of each ends at its last word.
@@ -68,7 +92,7 @@ export function* passagesWhere(text: string, matches: (scan: Scan) => boolean, r
     if (coarseLast - coarseFirst < PASSAGE_WORDS || matchesWords(coarseFirst, coarseLast)) {
       for (let first = coarseFirst; ; first += STRIDE) {
         const last = Math.min(coarseLast, first + PASSAGE_WORDS - 1);
-        if (matchesWords(first, last)) {
+        if (passageMatches(first, last)) {
           found = true;
           yield { start: starts[first] as number, end: ends[last] as number, located: true };
         }

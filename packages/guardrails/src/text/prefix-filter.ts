@@ -34,8 +34,15 @@ export class PrefixFilteredPattern {
   private readonly ones = new Uint8Array(1 << 16);
   private readonly twos = new Uint8Array(1 << TABLE_BITS);
   private readonly threes = new Uint8Array(1 << TABLE_BITS);
+  /** The first two characters of the prefixes of three, by hash2: most positions are ruled out on two characters. */
+  private readonly threesStart = new Uint8Array(1 << TABLE_BITS);
   /** Some alternative may start with any character: every position is tried. */
   private readonly everywhere: boolean;
+  /**
+   * For two ASCII characters a, b: 0 when the tables above rule out a position where they stand,
+   * without hashing the third (asciiPairs[a << 7 | b]); the tables decide where it is 1.
+   */
+  private readonly asciiPairs = new Uint8Array(1 << 14);
 
   constructor(pattern: RegExp) {
     if (/[iuv]/.test(pattern.flags)) throw new Error('PrefixFilteredPattern compares code units: no i, u or v flag');
@@ -46,11 +53,19 @@ export class PrefixFilteredPattern {
       else this.admit(prefix);
     }
     this.everywhere = everywhere;
+    for (let a = 0; a < 128; a += 1) {
+      if (this.first[a] === 0) continue;
+      for (let b = 0; b < 128; b += 1) {
+        const two = hash2(a, b);
+        const admitted = this.ones[a] === 1 || this.twos[two] === 1 || this.threesStart[two] === 1;
+        this.asciiPairs[(a << 7) | b] = admitted ? 1 : 0;
+      }
+    }
   }
 
   /** The first match that starts at `from` or after, as a global search from lastIndex `from` finds it; null when none does. */
   exec(text: string, from = 0): RegExpExecArray | null {
-    const { anchored, first, ones, twos, threes } = this;
+    const { anchored, first, ones, twos, threes, threesStart } = this;
     const length = text.length;
     // A pattern that can match empty is tried everywhere, the end of the text included.
     if (this.everywhere) {
@@ -61,13 +76,17 @@ export class PrefixFilteredPattern {
       }
       return null;
     }
+    const { asciiPairs } = this;
     for (let i = from; i < length; i += 1) {
       const a = text.charCodeAt(i);
-      if (first[a] === 0) continue;
+      // Past the end a code of 0 stands in: it can only admit a position, which the pattern then rules out.
+      const b = i + 1 < length ? text.charCodeAt(i + 1) : 0;
+      if ((a | b) < 128) {
+        if (asciiPairs[(a << 7) | b] === 0) continue;
+      } else if (first[a] === 0) continue;
       if (ones[a] === 0) {
-        // Past the end a code of 0 stands in: it can only admit a position, which the pattern then rules out.
-        const b = i + 1 < length ? text.charCodeAt(i + 1) : 0;
-        if (twos[hash2(a, b)] === 0 && threes[hash3(a, b, i + 2 < length ? text.charCodeAt(i + 2) : 0)] === 0) continue;
+        const two = hash2(a, b);
+        if (twos[two] === 0 && (threesStart[two] === 0 || threes[hash3(a, b, i + 2 < length ? text.charCodeAt(i + 2) : 0)] === 0)) continue;
       }
       anchored.lastIndex = i;
       const match = anchored.exec(text);
@@ -89,7 +108,10 @@ export class PrefixFilteredPattern {
     for (const codes of spell(sets)) {
       if (codes.length === 1) this.ones[codes[0] as number] = 1;
       else if (codes.length === 2) this.twos[hash2(codes[0] as number, codes[1] as number)] = 1;
-      else this.threes[hash3(codes[0] as number, codes[1] as number, codes[2] as number)] = 1;
+      else {
+        this.threes[hash3(codes[0] as number, codes[1] as number, codes[2] as number)] = 1;
+        this.threesStart[hash2(codes[0] as number, codes[1] as number)] = 1;
+      }
     }
   }
 }

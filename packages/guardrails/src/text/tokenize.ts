@@ -29,6 +29,25 @@ export interface Tokens {
   readonly base64Runs: string[];
   /** Whether the text has letters with no Latin reading (Cyrillic, Arabic, Chinese, ...): worth a gloss. */
   readonly hasForeignLetters: boolean;
+  /** Where each token was read, when tokenize was asked to keep it: see TokenPlaces. */
+  readonly places: TokenPlaces | null;
+}
+
+/**
+ * The tokens as read, before spaced letters are joined, and where each was read: what it takes to
+ * give the tokens of a piece of the text without reading the piece again (see MessageReader).
+ */
+export interface TokenPlaces {
+  /** The tokens as read: ids[0 .. count), word ids and boundaries, before joinSpacedLetters. */
+  readonly ids: Int32Array;
+  readonly count: number;
+  /** Each token's first character: a word's first, a boundary's own (the first, when several made it). */
+  readonly offsets: Int32Array;
+  /**
+   * For a boundary, the last character that made it stronger (a "," then a ";" or a line break
+   * makes one sentence end), or -1: a piece that ends before it holds the weaker boundary.
+   */
+  readonly strengthenedAt: Int32Array;
 }
 
 const enum Char {
@@ -75,10 +94,12 @@ for (const char of 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz01234567
  * ("node.js" does not), ":" and "=" end a label, "," a clause. Runs of 24 or more base64 characters
  * are collected as they are passed.
  */
-export function tokenize(normalized: string, vocabulary: Vocabulary, arena: Arena<Int32Array>): Tokens {
+export function tokenize(normalized: string, vocabulary: Vocabulary, arena: Arena<Int32Array>, keepPlaces = false): Tokens {
   // Each token ends at a different character, or at the end: there are at most length + 1. Only
-  // ids[0 .. count) is ever read, and each is written first.
+  // ids[0 .. count) is ever read, and each is written first; so are offsets and strengthenedAt.
   const ids = arena.takeUnfilled(normalized.length + 1);
+  const offsets = arena.takeUnfilled(normalized.length + 1);
+  const strengthenedAt = arena.takeUnfilled(normalized.length + 1);
   let count = 0;
   const base64Runs: string[] = [];
   let start = NOT_READING;
@@ -124,6 +145,7 @@ export function tokenize(normalized: string, vocabulary: Vocabulary, arena: Aren
       }
       if (code === SPACE) {
         if (start !== NOT_READING) {
+          offsets[count] = start;
           ids[count++] = finishWord(vocabulary, normalized, start, i, asI, asL, hasLetter || hasLeetSymbol, foreign);
           start = NOT_READING;
         }
@@ -134,12 +156,13 @@ export function tokenize(normalized: string, vocabulary: Vocabulary, arena: Aren
       kind = charKind(code, (next >= 128 && FOLDED[next]) || next, start !== NOT_READING);
     }
     if (start !== NOT_READING && (kind === Char.Other || (kind === Char.Upper && afterLowerCase))) {
+      offsets[count] = start;
       ids[count++] = finishWord(vocabulary, normalized, start, i, asI, asL, hasLetter || hasLeetSymbol, foreign);
       start = NOT_READING;
     }
     afterLowerCase = kind === Char.Lower;
     if (kind === Char.Other) {
-      count = pushBoundaryFor(ids, count, code, next);
+      count = pushBoundaryFor(ids, count, code, next, offsets, strengthenedAt, i);
       continue;
     }
     if (start === NOT_READING) {
@@ -165,6 +188,7 @@ export function tokenize(normalized: string, vocabulary: Vocabulary, arena: Aren
     } else if (kind === Char.Apostrophe) {
       const sofar = wordIdAt(vocabulary, asI);
       if (sofar !== UNKNOWN_ID && ELISIONS.has(vocabulary.texts[sofar] as string)) {
+        offsets[count] = start;
         ids[count++] = sofar;
         start = NOT_READING;
       }
@@ -173,7 +197,14 @@ export function tokenize(normalized: string, vocabulary: Vocabulary, arena: Aren
       hasForeignLetters = true;
     }
   }
-  return { ids, count: joinSpacedLetters(ids, count, vocabulary), base64Runs, hasForeignLetters };
+  let places: TokenPlaces | null = null;
+  if (keepPlaces) {
+    // joinSpacedLetters and then the scan rewrite ids in place: the tokens as read are kept apart.
+    const read = arena.takeUnfilled(count);
+    read.set(ids.subarray(0, count));
+    places = { ids: read, count, offsets, strengthenedAt };
+  }
+  return { ids, count: joinSpacedLetters(ids, count, vocabulary), base64Runs, hasForeignLetters, places };
 }
 
 /** A base64 run as text, without the invisible characters tokenize read through. */
@@ -213,24 +244,40 @@ function finishWord(
   return typo === null ? UNKNOWN_ID : (vocabulary.ids.get(typo) as number);
 }
 
-/** Adds the boundary the character stands for, if any, to ids[0 .. count); returns the new count. */
-function pushBoundaryFor(ids: Int32Array, count: number, code: number, next: number): number {
-  if (code === 46) return isAsciiLetterOrDigit(next) ? count : pushBoundary(ids, count, SENTENCE_END_ID);
-  if (code === 63) return pushBoundary(ids, count, QUESTION_END_ID);
-  if (code === 33 || code === 59 || code === 10) return pushBoundary(ids, count, SENTENCE_END_ID);
-  if (code === 58 || code === 61) return pushBoundary(ids, count, LABEL_END_ID);
-  if (code === 44) return pushBoundary(ids, count, CLAUSE_END_ID);
-  return count;
-}
-
-/** Adds a boundary; next to another boundary only the stronger one stays. */
-function pushBoundary(ids: Int32Array, count: number, boundary: number): number {
+/**
+ * Adds the boundary the character at `at` stands for, if any, to ids[0 .. count), and where it was
+ * read (see TokenPlaces); returns the new count.
+ */
+function pushBoundaryFor(
+  ids: Int32Array,
+  count: number,
+  code: number,
+  next: number,
+  offsets: Int32Array,
+  strengthenedAt: Int32Array,
+  at: number,
+): number {
+  let boundary: number;
+  if (code === 46) {
+    if (isAsciiLetterOrDigit(next)) return count;
+    boundary = SENTENCE_END_ID;
+  } else if (code === 63) boundary = QUESTION_END_ID;
+  else if (code === 33 || code === 59 || code === 10) boundary = SENTENCE_END_ID;
+  else if (code === 58 || code === 61) boundary = LABEL_END_ID;
+  else if (code === 44) boundary = CLAUSE_END_ID;
+  else return count;
+  // Next to another boundary only the stronger one stays.
   if (count === 0) return count;
   const last = ids[count - 1] as number;
   if (!isBoundaryId(last)) {
     ids[count] = boundary;
+    offsets[count] = at;
+    strengthenedAt[count] = -1;
     return count + 1;
   }
-  if ((BOUNDARY_STRENGTH[last] as number) < (BOUNDARY_STRENGTH[boundary] as number)) ids[count - 1] = boundary;
+  if ((BOUNDARY_STRENGTH[last] as number) < (BOUNDARY_STRENGTH[boundary] as number)) {
+    ids[count - 1] = boundary;
+    strengthenedAt[count - 1] = at;
+  }
   return count;
 }
