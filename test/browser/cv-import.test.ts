@@ -100,6 +100,8 @@ describe.runIf(browserAvailable())('importing a CV in the bot editor, in Chromiu
     await page.goto('/dashboard/bot');
     await page.getByRole('button', { name: 'Remove photo' }).click();
     await page.getByText('The photo was removed').waitFor();
+    // The button left with the photo: the focus is in the file field, not dropped to the page.
+    await expect.poll(() => page.getByLabel('Photo file').evaluate((field) => field === document.activeElement)).toBe(true);
     expect(await page.getByRole('img', { name: 'Your initials, as the avatar' }).getAttribute('src')).toBe(`/api/avatars/${botId}.svg`);
     expectNoProblems(tab);
     await tab.context.close();
