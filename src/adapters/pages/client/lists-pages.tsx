@@ -52,17 +52,19 @@ export const usePages = <T,>(path: string, initial: ListPage<T> | null | undefin
   };
 };
 
-export const Pager = (p: { pageNumber: number; hasOlder: boolean; older: () => void; newer: () => void; label: string }) => (
-  <nav class="pager" aria-label={`${p.label} pages`}>
-    <button type="button" onClick={p.newer} disabled={p.pageNumber === 1}>
-      Newer
-    </button>
-    <span>Page {p.pageNumber}</span>
-    <button type="button" onClick={p.older} disabled={!p.hasOlder}>
-      Older
-    </button>
-  </nav>
-);
+/** Newer and Older, or nothing when everything fits on the first page: two dead buttons say nothing. */
+export const Pager = (p: { pageNumber: number; hasOlder: boolean; older: () => void; newer: () => void; label: string }) =>
+  p.pageNumber === 1 && !p.hasOlder ? null : (
+    <nav class="pager" aria-label={`${p.label} pages`}>
+      <button type="button" onClick={p.newer} disabled={p.pageNumber === 1}>
+        Newer
+      </button>
+      <span>Page {p.pageNumber}</span>
+      <button type="button" onClick={p.older} disabled={!p.hasOlder}>
+        Older
+      </button>
+    </nav>
+  );
 
 export const Listing = (p: { status: string; empty: string; children: ComponentChildren }) => {
   if (p.status === 'loading') return <p class="muted">Loading…</p>;
