@@ -137,10 +137,21 @@ export const InsightsPage = () => {
           </section>
           <section class="card" aria-labelledby="per-day">
             <h2 id="per-day">Per day</h2>
-            {SERIES.map((s) => (
-              <BarChart key={s.key} insights={insights} series={s.key} label={s.label} />
-            ))}
-            <DaysTable insights={insights} />
+            {SERIES.every((s) => insights.totals[s.key] === 0) ? (
+              // Flat charts and a table of zeros would say less than one sentence.
+              <p class="muted">
+                Nothing to chart: no conversation was recorded in the last {insights.days} days. Only a self-hosted widget or runtime records
+                conversations; chats on your public page and in the managed widget are answered but not counted.{' '}
+                <a href="/dashboard/tokens">Set up a self-hosted widget</a>.
+              </p>
+            ) : (
+              <>
+                {SERIES.map((s) => (
+                  <BarChart key={s.key} insights={insights} series={s.key} label={s.label} />
+                ))}
+                <DaysTable insights={insights} />
+              </>
+            )}
           </section>
           <section class="card" aria-labelledby="top-questions">
             <h2 id="top-questions">What visitors ask first</h2>
