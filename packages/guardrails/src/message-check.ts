@@ -118,14 +118,8 @@ export function* ruleFindings(reading: MessageReading, reader: MessageReader, sc
   let unquotedGloss: string | undefined;
   for (const match of ruleMatches(reading)) {
     const text = reading.text(match.reading) as string;
-    // passagesWhere may give a passage twice in a row (the last of one run of words and the first of the next): it is reviewed once.
-    let last: RuleFinding | null = null;
     for (const { start, end, located } of passagesWhere(text, RULES[match.reason], reader)) {
       jobDocument ??= isJobDocument(reading.text(0) as string, reading.plain());
-      if (last !== null && last.start === start && last.end === end && located) {
-        yield { ...last };
-        continue;
-      }
       const passage = text.slice(start, end);
       const around = (of: string) => of.slice(Math.max(0, start - ADDRESS_CHARS), end + ADDRESS_CHARS);
       const turnsToTheBot = () => {
@@ -133,12 +127,11 @@ export function* ruleFindings(reading: MessageReading, reader: MessageReader, sc
         unquotedGloss ??= withoutQuotations(text);
         return glossSpeaksToTheBot(around(text), around(unquotedGloss));
       };
-      const toTheBot: boolean =
+      const toTheBot =
         (!jobDocument || turnsToTheBot()) &&
         !(addressee && located && onlyMentionsMatch(text, start, end, jobDocument, RULES[match.reason], reader));
-      const review: number = !toTheBot ? 0 : located ? scorer.score([text.slice(Math.max(0, start - CONTEXT_CHARS), end + CONTEXT_CHARS)]).attack : 1;
-      last = { ...match, start, end, passage, toTheBot, review, overruled: review < scorer.veto };
-      yield last;
+      const review = !toTheBot ? 0 : located ? scorer.score([text.slice(Math.max(0, start - CONTEXT_CHARS), end + CONTEXT_CHARS)]).attack : 1;
+      yield { ...match, start, end, passage, toTheBot, review, overruled: review < scorer.veto };
     }
   }
 }

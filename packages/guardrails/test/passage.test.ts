@@ -23,6 +23,14 @@ describe('passagesWhere', () => {
     }
   });
 
+  it('gives a passage once where two runs of words overlap', () => {
+    // Runs of 96 words start 80 apart: words 80 to 95 are the last passage of the first and the first of the second.
+    const text = Array.from({ length: 200 }, (_, i) => `w${i}`).join(' ');
+    const passages = [...passagesWhere(text, holds('w90'), pieceReader)];
+    expect(passages.length).toBeGreaterThan(0);
+    expect(new Set(passages.map((p) => `${p.start}-${p.end}`)).size).toBe(passages.length);
+  });
+
   it('gives the whole text, unlocated, when no passage matches alone', () => {
     const text = Array.from({ length: 40 }, (_, i) => `w${i}`).join(' ');
     const needsBoth = (scan: Scan) => holds('w0')(scan) && holds('w39')(scan);

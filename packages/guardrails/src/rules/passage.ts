@@ -61,7 +61,7 @@ export function wordsOf(text: string, offsets: (length: number) => Int32Array): 
 }
 
 /**
- * Each passage of `text` on which `matches` holds, in order; the whole text, unlocated, when the
+ * Each passage of `text` on which `matches` holds, in order and once; the whole text, unlocated, when the
  * rule matches no passage alone. Runs of COARSE_WORDS words are tried first, and the passages only
  * inside those that match: most of a long text is scanned about once more, not twice.
  */
@@ -72,18 +72,9 @@ export function* passagesWhere(text: string, matches: (scan: Scan) => boolean, r
     return;
   }
   const matchesWords = (first: number, last: number) => matches(reader.scanOfSlice(text, starts[first] as number, ends[last] as number));
-  // The last passage of a coarse run is the first of the next: its answer is kept, not asked twice.
-  let keptFirst = -1;
-  let keptLast = -1;
-  let kept = false;
-  const passageMatches = (first: number, last: number) => {
-    if (first !== keptFirst || last !== keptLast) {
-      keptFirst = first;
-      keptLast = last;
-      kept = matchesWords(first, last);
-    }
-    return kept;
-  };
+  // The last passage of a coarse run is the first of the next: it is asked, and given, once.
+  let askedFirst = -1;
+  let askedLast = -1;
   const lastWord = count - 1;
   let found = false;
   // Coarse runs, COARSE_STRIDE words apart, then passages, STRIDE apart, inside those that match; the last of each ends at its last word.
@@ -92,7 +83,10 @@ export function* passagesWhere(text: string, matches: (scan: Scan) => boolean, r
     if (coarseLast - coarseFirst < PASSAGE_WORDS || matchesWords(coarseFirst, coarseLast)) {
       for (let first = coarseFirst; ; first += STRIDE) {
         const last = Math.min(coarseLast, first + PASSAGE_WORDS - 1);
-        if (passageMatches(first, last)) {
+        const asked = first === askedFirst && last === askedLast;
+        askedFirst = first;
+        askedLast = last;
+        if (!asked && matchesWords(first, last)) {
           found = true;
           yield { start: starts[first] as number, end: ends[last] as number, located: true };
         }
