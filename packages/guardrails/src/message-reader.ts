@@ -255,13 +255,13 @@ function firstAtOrAfter(offsets: Int32Array, count: number, at: number): number 
 }
 
 export class MessageReader {
+  /** The current message's readings tokenized so far, where their tokens were read, and the scans of their pieces. */
+  private readonly placed: { text: string; places: TokenPlaces; pieces: Map<number, Scan> | null; words: Words | null }[] = [];
+
   /**
    * The memory every scan of one message takes its arrays from (terms, class positions, memoised
    * answers), freed all at once when the next message is read.
    */
-  /** The current message's readings tokenized so far, where their tokens were read, and the scans of their pieces. */
-  private readonly placed: { text: string; places: TokenPlaces; pieces: Map<number, Scan> | null; words: Words | null }[] = [];
-
   private readonly memory: ScanMemory = {
     ints: new Arena((length) => new Int32Array(length), 1 << 15),
     bytes: new Arena((length) => new Uint8Array(length), 1 << 15),
@@ -344,12 +344,8 @@ export class MessageReader {
     return new Scan({ ids: pieceIds, count: pieceCount, base64Runs: [], hasForeignLetters: false, places: null }, this.memory);
   }
 
-  private readonly takeOffsets = (length: number) => this.offsets(length);
-
-  /** Room for `length` integers in the current message's memory, valid until the next read. */
-  offsets(length: number): Int32Array {
-    return this.memory.ints.takeUnfilled(length);
-  }
+  /** Room for `length` word offsets in the current message's memory, valid until the next read. */
+  private readonly takeOffsets = (length: number) => this.memory.ints.takeUnfilled(length);
 
   /** The words of a text (see rules/passage.ts), found once per reading of the current message. */
   words(text: string): Words {
