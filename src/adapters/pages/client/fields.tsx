@@ -1,5 +1,5 @@
 import type { ComponentChildren } from 'preact';
-import { useEffect, useId, useState } from 'preact/hooks';
+import { useEffect, useId, useRef, useState } from 'preact/hooks';
 
 /** What the API enforces on a password: bytes of UTF-8, not characters. */
 export const PASSWORD_HINT = '8 to 72 bytes: up to 72 plain letters, fewer with accents or emoji.';
@@ -57,4 +57,65 @@ export const useFocusAfterDraw = <T,>(find: (target: T) => HTMLElement | null | 
     find(target)?.focus();
   }, [target]);
   return setTarget;
+};
+
+/**
+ * A destructive action asked twice: its button opens a question, with the button that does it and a
+ * way back. Each button is replaced as it is pressed, so the keyboard focus follows: onto the way back
+ * as the question opens (Enter pressed twice does nothing destructive), back onto the action's button
+ * as it closes. After the action the caller moves the focus: to what took its place, or back to the
+ * action's button (its data-focus is "action") when it failed.
+ */
+export const ConfirmAction = (p: {
+  asking: boolean;
+  onAsk: () => void;
+  onBack: () => void;
+  onConfirm: () => void;
+  /** The action's button: its text, its accessible name when another, and its class. */
+  action: string;
+  actionName?: string;
+  actionClass?: string;
+  /** The question's accessible name, and what it says. */
+  question: string;
+  warning: string;
+  confirm: string;
+  back: string;
+}) => {
+  const root = useRef<HTMLSpanElement>(null);
+  const focus = useFocusAfterDraw<'back' | 'action'>((part) => root.current?.querySelector<HTMLElement>(`[data-focus="${part}"]`));
+  return (
+    <span ref={root}>
+      {p.asking ? (
+        <span class="confirm" role="group" aria-label={p.question}>
+          <span>{p.warning}</span>{' '}
+          <button type="button" class="danger" onClick={p.onConfirm}>
+            {p.confirm}
+          </button>{' '}
+          <button
+            type="button"
+            data-focus="back"
+            onClick={() => {
+              p.onBack();
+              focus('action');
+            }}
+          >
+            {p.back}
+          </button>
+        </span>
+      ) : (
+        <button
+          type="button"
+          class={p.actionClass}
+          data-focus="action"
+          aria-label={p.actionName}
+          onClick={() => {
+            p.onAsk();
+            focus('back');
+          }}
+        >
+          {p.action}
+        </button>
+      )}
+    </span>
+  );
 };

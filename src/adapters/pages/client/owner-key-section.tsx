@@ -1,7 +1,7 @@
 import { useEffect, useRef, useState } from 'preact/hooks';
 import { PROVIDER_NAMES } from '@careerbot/widget/chat-problems';
 import { api, fieldErrors, formatDate, NETWORK_ERROR } from './api.ts';
-import { Alert, Field, useFocusAfterDraw } from './fields.tsx';
+import { Alert, ConfirmAction, Field, useFocusAfterDraw } from './fields.tsx';
 
 /** GET /api/account/llm-key: never the key, only what the owner may see of it. */
 export interface OwnerKeyView {
@@ -52,12 +52,9 @@ export const OwnerKeySection = (p: { initial?: OwnerKeyView | null | undefined; 
   const [status, setStatus] = useState<{ kind: 'success' | 'error' | 'info'; text: string } | null>(null);
   const [busy, setBusy] = useState(false);
   const [confirming, setConfirming] = useState(false);
-  /**
-   * The keyboard focus stays in the section as it is drawn again (its data-focus part): Remove key
-   * and its confirmation replace each other as they are pressed.
-   */
+  // Once the key is removed, the keyboard focus goes to the field for a new one (its data-focus part).
   const section = useRef<HTMLElement>(null);
-  const setFocusTo = useFocusAfterDraw<'keep' | 'remove' | 'key'>((part) => section.current?.querySelector<HTMLElement>(`[data-focus="${part}"]`));
+  const setFocusTo = useFocusAfterDraw<'key'>((part) => section.current?.querySelector<HTMLElement>(`[data-focus="${part}"]`));
   if (view === undefined) return <p class="muted">Loading…</p>;
   const key = view?.key ?? null;
   const providerName = PROVIDER_NAMES[p.provider ?? ''] ?? p.provider ?? '';
@@ -187,37 +184,18 @@ export const OwnerKeySection = (p: { initial?: OwnerKeyView | null | undefined; 
                 </Field>
                 <button type="submit">Save cap</button>
               </form>
-              {confirming ? (
-                <span class="confirm" role="group" aria-label="Remove your key?">
-                  Visitors will then need a key of their own.{' '}
-                  <button type="button" class="danger" onClick={remove}>
-                    Yes, remove it
-                  </button>{' '}
-                  <button
-                    type="button"
-                    data-focus="keep"
-                    onClick={() => {
-                      setConfirming(false);
-                      setFocusTo('remove');
-                    }}
-                  >
-                    Keep it
-                  </button>
-                </span>
-              ) : (
-                <button
-                  type="button"
-                  class="danger"
-                  data-focus="remove"
-                  onClick={() => {
-                    // The least destructive choice takes the focus: Enter pressed twice keeps the key.
-                    setConfirming(true);
-                    setFocusTo('keep');
-                  }}
-                >
-                  Remove key
-                </button>
-              )}
+              <ConfirmAction
+                asking={confirming}
+                onAsk={() => setConfirming(true)}
+                onBack={() => setConfirming(false)}
+                onConfirm={remove}
+                action="Remove key"
+                actionClass="danger"
+                question="Remove your key?"
+                warning="Visitors will then need a key of their own."
+                confirm="Yes, remove it"
+                back="Keep it"
+              />
             </div>
           )}
         </>

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'preact/hooks';
 import { api, fieldErrors, formatDate, NETWORK_ERROR } from './api.ts';
 import { CopyButton, NoBotYet, type Overview } from './dashboard-layout.tsx';
-import { Alert, Field, useFocusAfterDraw } from './fields.tsx';
+import { Alert, ConfirmAction, Field, useFocusAfterDraw } from './fields.tsx';
 import { RuntimeCommand } from './runtime-steps.tsx';
 
 export interface TokenInfo {
@@ -26,10 +26,10 @@ export const TokensPage = (p: { initial?: TokenInfo[] | null | undefined; origin
   const [confirming, setConfirming] = useState<string | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   /**
-   * The keyboard focus stays in a token's row as it is drawn again (its data-focus part): Revoke is
-   * replaced by its confirmation, the confirmation by Revoke or by the date it was revoked.
+   * After Yes, revoke, the keyboard focus stays in the token's row (its data-focus part): on the date
+   * it was revoked, which replaced the question, or back on Revoke when it failed.
    */
-  const setFocusTo = useFocusAfterDraw<{ id: string; part: 'cancel' | 'revoke' | 'revoked' }>(({ id, part }) =>
+  const setFocusTo = useFocusAfterDraw<{ id: string; part: 'action' | 'revoked' }>(({ id, part }) =>
     document.querySelector<HTMLElement>(`[data-token="${CSS.escape(id)}"] [data-focus="${part}"]`),
   );
 
@@ -71,7 +71,7 @@ export const TokensPage = (p: { initial?: TokenInfo[] | null | undefined; origin
       setFocusTo({ id, part: 'revoked' });
     } else {
       setProblem('The token was not revoked. Please try again.');
-      setFocusTo({ id, part: 'revoke' });
+      setFocusTo({ id, part: 'action' });
     }
   };
 
@@ -140,36 +140,19 @@ export const TokensPage = (p: { initial?: TokenInfo[] | null | undefined; origin
                         <span tabIndex={-1} data-focus="revoked">
                           Revoked {formatDate(token.revokedAt)}
                         </span>
-                      ) : confirming === token.id ? (
-                        <span class="confirm" role="group" aria-label={`Revoke ${token.name}?`}>
-                          <span>Revoke “{token.name}”? Widgets using it stop working at once.</span>{' '}
-                          <button type="button" class="danger" onClick={() => void revoke(token.id)}>
-                            Yes, revoke
-                          </button>{' '}
-                          <button
-                            type="button"
-                            data-focus="cancel"
-                            onClick={() => {
-                              setConfirming(null);
-                              setFocusTo({ id: token.id, part: 'revoke' });
-                            }}
-                          >
-                            Cancel
-                          </button>
-                        </span>
                       ) : (
-                        <button
-                          type="button"
-                          data-focus="revoke"
-                          onClick={() => {
-                            // The least destructive choice takes the focus: Enter pressed twice keeps the token.
-                            setConfirming(token.id);
-                            setFocusTo({ id: token.id, part: 'cancel' });
-                          }}
-                          aria-label={`Revoke ${token.name}`}
-                        >
-                          Revoke
-                        </button>
+                        <ConfirmAction
+                          asking={confirming === token.id}
+                          onAsk={() => setConfirming(token.id)}
+                          onBack={() => setConfirming(null)}
+                          onConfirm={() => void revoke(token.id)}
+                          action="Revoke"
+                          actionName={`Revoke ${token.name}`}
+                          question={`Revoke ${token.name}?`}
+                          warning={`Revoke “${token.name}”? Widgets using it stop working at once.`}
+                          confirm="Yes, revoke"
+                          back="Cancel"
+                        />
                       )}
                     </td>
                   </tr>
