@@ -41,6 +41,13 @@ const ATTACKS_PER_CATEGORY = 1200;
 const BENIGN = 4000;
 const HARD_NEGATIVE_SHARE = 0.4;
 const SEED = 20261125;
+/**
+ * Recruiter messages and attacks alike that carry a link whose path or query has escaped spaces
+ * (%20): recruiters paste such links, and with URL escapes drawn only for attacks the scorer learned
+ * that %20 means an attack ("her portfolio is at .../ada%20lovelace%20portfolio.pdf" was refused).
+ * Written after the rows above, so that those stay as they were.
+ */
+const LINKED = { benign: 400, attacks: 200 };
 
 const trainingDir = fileURLToPath(new URL('../eval/training/', import.meta.url));
 const book = JSON.parse(readFileSync(trainingDir + 'phrasebook.json', 'utf8')) as Phrasebook;
@@ -186,6 +193,42 @@ for (let i = 0; i < BENIGN; i += 1) {
   rows.push(row(`syn-benign-${i + 1}`, 'benign', benignSeed(hard), hard, BENIGN_ENCODINGS, 0.08));
 }
 
+/** A link to a document, a search or a profile, with spaces escaped the way browsers copy them. */
+function escapedLink(): string {
+  const title = pick([
+    fillSlots('{owner} CV 2025'),
+    fillSlots('{owner} portfolio'),
+    fillSlots('{role} job description'),
+    fillSlots('{company} interview guide'),
+    fillSlots('{owner} talk slides'),
+    fillSlots('{role} offer letter draft'),
+  ]);
+  const escaped = encodeURIComponent(title);
+  return fillSlots(
+    pick([
+      `https://{domain}/files/${escaped}.pdf`,
+      `https://{domain}/search?q=${escaped}&page=1`,
+      `https://{domain}/docs/${escaped.replaceAll('%20', '_')}%20(final).docx`,
+      `https://{domain}/share/${escaped}`,
+    ]),
+  );
+}
+
+function linked(text: string): string {
+  const link = escapedLink();
+  return pick([`${text} ${link}`, `${link}\n${text}`, `${text} (see ${link})`, `Link: ${link}. ${text}`]);
+}
+
+for (let i = 0; i < LINKED.benign; i += 1) {
+  const hard = chance(HARD_NEGATIVE_SHARE);
+  const seed = benignSeed(hard);
+  rows.push({ id: `syn-benign-linked-${i + 1}`, label: 'benign', variant: 'linked', hard_negative: hard, text: linked(fillSlots(vary(seed.text))) });
+}
+for (let i = 0; i < LINKED.attacks; i += 1) {
+  const category = pick(categories);
+  rows.push({ id: `syn-${category}-linked-${i + 1}`, label: category, variant: 'linked', hard_negative: false, text: linked(fillSlots(vary(attackSeed(category).text))) });
+}
+
 const written = rows.map((r) => JSON.stringify(r)).join('\n') + '\n';
 if (process.argv.includes('--check')) {
   if (readFileSync(trainingDir + 'synthetic.jsonl', 'utf8') !== written) {
@@ -197,4 +240,5 @@ if (process.argv.includes('--check')) {
 }
 writeFileSync(trainingDir + 'synthetic.jsonl', written);
 const hard = rows.filter((r) => r.hard_negative).length;
-console.log(`eval/training/synthetic.jsonl: ${rows.length} rows, ${rows.length - BENIGN} attacks, ${BENIGN} recruiter messages (${hard} hard negatives)`);
+const benign = rows.filter((r) => r.label === 'benign').length;
+console.log(`eval/training/synthetic.jsonl: ${rows.length} rows, ${rows.length - benign} attacks, ${benign} recruiter messages (${hard} hard negatives)`);

@@ -36,10 +36,14 @@ const L2 = 1e-5;
  * The dev split's allowances that pick the threshold: the false positives the scorer may add to the
  * rules' own, on recruiter messages, on their hard negatives, and on NotInject's everyday prompts
  * full of trigger words. Half the issue's targets for recruiters: the rules already spend more.
+ * NotInject's dev set is 113 messages, so its allowance is a count: 3 % let three of them through and
+ * one creative-writing prompt ("uncensored creativity") held the threshold at 0.87 in issue 23's
+ * eleventh iteration; 4 % (four) gave 0.81 and round 19 (dev) 81.0 % of its attacks blocked
+ * instead of 76.9 %, with 14 recruiter messages refused of 629 instead of 13.
  */
 const DEV_ADDED_FALSE_POSITIVES = 0.005;
 const DEV_ADDED_HARD_FALSE_POSITIVES = 0.01;
-const DEV_ADDED_NOTINJECT_FALSE_POSITIVES = 0.03;
+const DEV_ADDED_NOTINJECT_FALSE_POSITIVES = 0.04;
 /** The share of the dev attacks the rules catch (plain, and padded) that the veto may overrule. */
 const DEV_VETO_LOST_ATTACKS = 0.01;
 const LONG_MESSAGE_CHARS = 1000;
@@ -243,7 +247,11 @@ function trainModel(): string {
   const byHelpers = new Set(SOURCES.filter((s) => s.writtenByHelpers).map((s) => s.name));
   const weighted = train.flatMap((m) => (byHelpers.has(m.source) ? Array<LabelledMessage>(HELPER_WEIGHT).fill(m) : [m]));
   trainer.fit(toExamples(weighted));
-  const unthresholded = quantize(trainer);
+  return withVetoAndThreshold(quantize(trainer));
+}
+
+/** The veto and the threshold picked on dev for the given weights. */
+function withVetoAndThreshold(unthresholded: ScorerModel): string {
   const dev = readSplit('dev');
   const veto = pickVeto(unthresholded, dev);
   const threshold = pickThreshold({ ...unthresholded, veto }, dev);
@@ -251,8 +259,11 @@ function trainModel(): string {
 }
 
 const check = process.argv.includes('--check');
+// `--repick`: keep the committed weights and pick the veto and threshold again on dev, for trying a
+// change of the check itself in seconds; a full run gives the same model when the training data did not change.
+const repick = process.argv.includes('--repick');
 const started = Date.now();
-const built = trainModel();
+const built = repick ? withVetoAndThreshold(JSON.parse(readFileSync(MODEL_PATH, 'utf8')) as ScorerModel) : trainModel();
 const seconds = ((Date.now() - started) / 1000).toFixed(1);
 const sources = SOURCES.filter((s) => s.split === 'train').map((s) => s.name);
 if (check) {

@@ -12,7 +12,7 @@ import type { BlockReason, MessageVerdict } from './block-reasons.ts';
 import { LearnedScorer, type ScorerModel, type WindowScores } from './learned-scorer.ts';
 import { MessageReader, type MessageReading } from './message-reader.ts';
 import { ruleMatches, RULES } from './rules/index.ts';
-import { glossSpeaksToTheBot, isJobDocument, speaksToTheBot, withoutQuotations } from './rules/addressee.ts';
+import { givesClassicOrder, glossSpeaksToTheBot, isJobDocument, speaksToTheBot, withoutQuotations } from './rules/addressee.ts';
 import { hidesOrderInPastedContent } from './rules/hidden-order.ts';
 import { withoutMentions, withoutSenderFrames } from './rules/mentions.ts';
 import { passagesWhere } from './rules/passage.ts';
@@ -109,7 +109,8 @@ export function reviewRuleMatch(reading: MessageReading, reader: MessageReader, 
 
 /**
  * Each passage a rule matched, reason by reason and reading by reading, with the scorer's review.
- * A passage the rule needed the whole text for is never overruled by the scorer. With
+ * A passage the rule needed the whole text for, or that gives a classic order to drop the bot's
+ * instructions outside quotation marks (rules/addressee.ts), is never overruled by the scorer. With
  * `addressee` false, every passage counts as said to the bot: the scorer's review alone, which
  * is what its veto is earned on.
  */
@@ -130,7 +131,7 @@ export function* ruleFindings(reading: MessageReading, reader: MessageReader, sc
       const toTheBot =
         (!jobDocument || turnsToTheBot()) &&
         !(addressee && located && onlyMentionsMatch(text, start, end, jobDocument, RULES[match.reason], reader));
-      const review = !toTheBot ? 0 : located ? scorer.score([text.slice(Math.max(0, start - CONTEXT_CHARS), end + CONTEXT_CHARS)]).attack : 1;
+      const review = !toTheBot ? 0 : located && !givesClassicOrder(passage) ? scorer.score([text.slice(Math.max(0, start - CONTEXT_CHARS), end + CONTEXT_CHARS)]).attack : 1;
       yield { ...match, start, end, passage, toTheBot, review, overruled: review < scorer.veto };
     }
   }

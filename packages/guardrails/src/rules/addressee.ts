@@ -20,7 +20,7 @@ import { PrefixFilteredPattern } from '../text/prefix-filter.ts';
 const JOB_MARKERS = new RegExp(
   [
     // English
-    String.raw`responsibilities|requirements|qualifications|about (us|the (role|team|company|job))|benefits|what (you'll|you will|we) (do|offer|bring|need|look for)|what we're looking for|nice to have|must[- ]have|we(?: are|'re) (hiring|looking for)|job description|the role\b|years of experience|salary|compensation|hybrid|remote|equity|paid time off|holiday|interview (process|loop|steps)|reporting to|reports to|apply\b|hiring manager|candidate|interview|the team\b|full-time|on-call`,
+    String.raw`responsibilities|requirements|qualifications|about (us|the (role|team|company|job))|benefits|what (you'll|you will|we) (do|offer|bring|need|look for)|what we're looking for|nice to have|must[- ]have|we(?: are|'re) (hiring|looking for)|job description|the role\b|years of experience|salary|compensation|hybrid|remote|equity|paid time off|holiday|interview (process|loop|steps)|reporting to|reports to|apply\b|hiring manager|candidate|interview|the team\b|full-time|on-call|\bjd\b|role-?play|\bmock\b|(first|second|third|final|next|technical|onsite) round|\brecruit\w*|\bposition\b|\bloop\b|tech stack|\bhiring\b|\bstartup\b|\bfounder\b`,
     // German
     String.raw`aufgaben|anforderungen|dein profil|ihr profil|wir bieten|was wir bieten|uber uns|wir suchen|stellenbeschreibung|gehalt|berufserfahrung|homeoffice|urlaubstage|bewerbung|festanstellung|kandidat|vorstellungsgesprach|rolle\b|vollzeit`,
     // Spanish
@@ -67,11 +67,28 @@ const OWN = String.raw`(system ?prompts?|system (message|instructions?)|instruct
  */
 const SENTENCE_START_ORDER = String.raw`(^|[.!?:;\n\[(<{"] *)(please |now |kindly |just )?(ignore|disregard|forget|reveal|print|show me|tell me|give me|send me|paste|output|repeat|list|dump|share|execute|run|display|confirm|stop|become)\b`;
 
+/**
+ * The classic orders to drop what the bot was told before ("ignore all previous instructions"), in
+ * the eight languages. No recruiter says one to the bot: outside quotation marks, a passage that
+ * gives one is an attack whatever surrounds it (givesClassicOrder).
+ */
+const CLASSIC_ORDERS = [
+    String.raw`\b(ignore|disregard|forget) (all |any |every )?(of )?(the |your |these )?(previous|prior|above|earlier|preceding|foregoing|existing|original) (all )?(instructions|rules|prompts?|directions|guidelines)`,
+    String.raw`\b(ignoriere|vergiss|missachte) (alle |samtliche )?(vorherigen|bisherigen|obigen|fruheren) (anweisungen|regeln|vorgaben)`,
+    String.raw`\b(ignora|olvida|omite) (todas )?(las )?(instrucciones|reglas|indicaciones) (anteriores|previas)`,
+    String.raw`\b(ignore|oublie|ignorez|oubliez) (toutes )?(les )?(instructions|regles|consignes) (precedentes|anterieures)`,
+    String.raw`\b(ignore|esqueca|ignora) (todas )?(as )?(instrucoes|regras) (anteriores|previas)`,
+    String.raw`\b(ignora|dimentica) (tutte )?(le )?(istruzioni|regole) (precedenti|ricevute)`,
+    String.raw`\b(negeer|vergeet) (alle )?(de )?(vorige|eerdere|voorgaande) (instructies|regels)`,
+    String.raw`\b(zignoruj|zapomnij) (wszystkie )?(poprzednie|wczesniejsze) (instrukcje|polecenia|zasady)`,
+];
+
 /** A passage that turns to the bot, in the eight languages, besides a sentence-start order. */
 const TO_THE_BOT_PHRASES = [
+    ...CLASSIC_ORDERS,
+    String.raw`\b(override|bypass) (all |any |every )?(of )?(the |your |these )?(previous|prior|above|earlier|preceding|foregoing|existing|original) (all )?(instructions|rules|prompts?|directions|guidelines)`,
     // English: "your system prompt", vocatives, notes to the AI, the classic orders
     String.raw`\b(your|ur) (own |exact |full |hidden |original |initial |current |internal |secret )*${OWN}\b`,
-    String.raw`\b(ignore|disregard|forget|override|bypass) (all |any |every )?(of )?(the |your |these )?(previous|prior|above|earlier|preceding|foregoing|existing|original) (all )?(instructions|rules|prompts?|directions|guidelines)`,
     String.raw`\b(ai|assistant|bot|chatbot|llm|gpt|language model|model|agent|screener)s? (reading|processing|parsing|screening|reviewing|summari[sz]ing) (this|these|the (message|text|profile))`,
     String.raw`\b(note|message|instructions?|reminder) (to|for) (the |any |an )?(ai|assistant|bot|chatbot|llm|gpt|language model|screening (tool|bot))\b`,
     String.raw`(^|[\n.!?] *)(dear |hey |hi |hello )?(ai|assistant|bot|chatbot|gpt)\s*[:,]`,
@@ -93,37 +110,30 @@ const TO_THE_BOT_PHRASES = [
     String.raw`\b(candidate'?s?|her|his) (bot|assistant|ai)\b.{0,40}\b(should|must|will|needs? to)\b`,
     // German: du/dein, an die KI; "Sie" in a job description is the candidate
     String.raw`\b(dein|deine|deinen|deiner|deines) (eigenen? |genauen? |versteckten? )?(systemprompt|system-prompt|systemanweisungen|anweisungen|regeln|vorgaben|konfiguration|schlussel|api-schlussel|passwort|zugangsdaten)`,
-    String.raw`\b(ignoriere|vergiss|missachte) (alle |samtliche )?(vorherigen|bisherigen|obigen|fruheren) (anweisungen|regeln|vorgaben)`,
     String.raw`\b(an die|liebe|hallo) (ki|assistent|bot)\b|\bwenn du eine ki bist`,
     String.raw`\b(du bist|bist du) (jetzt|nun|ab sofort|ab jetzt|nicht mehr)|\bab (jetzt|sofort)\b|\b(gib|zeig|nenne|sag|schick|kopiere|verrate) mir\b|\btu so,? als\b|\bdiese[nrs]? (bot|assistenten|chat)\b|\bihr(e|en)? (systemprompt|system-prompt|anweisungen|konfiguration|api-schlussel|passwort)|\bohne (filter|einschrankungen|regeln)\b`,
     // Spanish
     String.raw`\b(tus|tu) (propias? )?(instrucciones|prompt|reglas|normas|configuracion|claves?|credenciales|contrasenas?)`,
-    String.raw`\b(ignora|olvida|omite) (todas )?(las )?(instrucciones|reglas|indicaciones) (anteriores|previas)`,
     String.raw`\b(nota|mensaje) para (la |el )?(ia|asistente|bot)\b|\bsi eres una? (ia|asistente|bot|modelo)`,
     String.raw`\ba partir de ahora|\bdesde ahora|\b(ahora|ya no) eres\b|\beres ahora\b|\bactua como (un|una|mi|si)\b|\bfinge\b|\b(dime|dame|muestrame|enviame|comparte|copia|pega|revelame)\b|\bsu (prompt|clave|contrasena)|\bsus instrucciones (actuales|originales|ocultas)|\b(este|esta) (bot|asistente|chat)\b|\bsin (filtros?|restricciones)\b`,
     // French
     String.raw`\b(tes|ton|ta) (propres? )?(instructions|prompt|regles|consignes|configuration|cles?|identifiants|mots de passe)`,
-    String.raw`\b(ignore|oublie|ignorez|oubliez) (toutes )?(les )?(instructions|regles|consignes) (precedentes|anterieures)`,
     String.raw`\b(note|message) (pour|a) (l'|la |le )?(ia|assistant|bot)\b|\bsi tu es une? (ia|assistant|bot)`,
     String.raw`\ba partir de maintenant|\bdesormais\b|\btu es (maintenant|desormais)|\bfais comme si|\bfaites comme si|\b(donne|montre|dis|envoie|donnez|montrez|dites|envoyez)-moi\b|\b(copiez|collez|revelez)\b|\b(votre|vos) (prompt|instructions|consignes|configuration|cles?|regles)\b|\bce (bot|chatbot|assistant)\b|\bsans (filtres?|restrictions)\b`,
     // Portuguese ("suas" is also "his/her/their": only "tuas" and "você" forms count)
     String.raw`\b(tuas|teu|tua) (proprias? )?(instrucoes|prompt|regras|configuracao|chaves?|credenciais|senhas?)`,
-    String.raw`\b(ignore|esqueca|ignora) (todas )?(as )?(instrucoes|regras) (anteriores|previas)`,
     String.raw`\b(nota|mensagem) para (a |o )?(ia|assistente|bot)\b|\bse voce (e|for) uma? (ia|assistente|bot)`,
     String.raw`\ba partir de agora|\bagora (voce|vc) e\b|\bvoce (e|agora e) (agora|meu|minha)\b|\bfinja\b|\bme (diga|mostre|passe|envie|cole|copie|revele)\b|\b(seu|sua|suas) (prompt|configuracao|chave|senha|instrucoes atuais|instrucoes originais)|\bpara de seguir\b|\b(este|esse) (bot|assistente|chat)\b|\bsem (filtros?|restricoes)\b`,
     // Italian
     String.raw`\b(le tue|tue|il tuo|tuo|la tua) (istruzioni|prompt|regole|configurazione|chiavi?|credenziali|password)`,
-    String.raw`\b(ignora|dimentica) (tutte )?(le )?(istruzioni|regole) (precedenti|ricevute)`,
     String.raw`\b(nota|messaggio) per (l'|il )?(ia|assistente|bot)\b|\bse sei un'? ?(ia|assistente|bot)`,
     String.raw`\bda (ora|adesso|questo momento)( in poi)?\b|\b(ora|adesso) sei\b|\bfai finta\b|\bfingi\b|\b(dimmi|dammi|mostrami|incolla|copia|rivela|scrivimi)\b|\b(la sua|le sue|il suo) (configurazione|istruzioni|prompt|chiave|password)|\b(questo) (bot|assistente|chat)\b|\bsenza (filtri|restrizioni)\b`,
     // Dutch
     String.raw`\b(je|jouw) (eigen )?(instructies|systeemprompt|prompt|regels|configuratie|sleutels?|wachtwoorden?)`,
-    String.raw`\b(negeer|vergeet) (alle )?(de )?(vorige|eerdere|voorgaande) (instructies|regels)`,
     String.raw`\b(notitie|bericht) voor (de )?(ai|assistent|bot)\b|\bals je een (ai|assistent|bot) bent`,
     String.raw`\bvanaf nu\b|\bje bent (nu|niet langer)\b|\bdoe alsof\b|\b(geef|stuur|toon|vertel|laat) (me|mij)\b|\b(deze|die) (bot|assistent|chat)\b|\buw (instructies|systeemprompt|configuratie)|\bzonder (filters?|beperkingen)\b`,
     // Polish
     String.raw`\b(twoje|twoj|twoich|twoja) (instrukcje|instrukcji|prompt|zasady|reguly|konfiguracje|klucze?|hasla?)`,
-    String.raw`\b(zignoruj|zapomnij) (wszystkie )?(poprzednie|wczesniejsze) (instrukcje|polecenia|zasady)`,
     String.raw`\b(notatka|wiadomosc) dla (ai|si|asystenta|bota)\b|\bjesli jestes (ai|si|asystentem|botem)`,
     String.raw`\bod (teraz|tej chwili)\b|\bjestes teraz\b|\budawaj\b|\b(podaj|pokaz|wklej|powiedz mi|wyslij|ujawnij|zdradz)\b|\b(swoj|swoje|swojego|swoja|twoj\w*) (ukryty |pelny )?(prompt|instrukcj\w*|konfiguracj\w*|klucz\w*|hasl\w*)|\b(tego|ten) (bota|bot|asystenta|czatu)\b|\bbez (filtrow|ograniczen)\b`,
     // Swedish, Turkish (as plain() leaves them: "ı" stays)
@@ -147,6 +157,19 @@ const turnsToTheBot = (text: string) => TO_THE_BOT_SEARCH.exec(text) !== null;
  */
 const QUOTATION = /"[^"]*"/g;
 const NOTE_TO_THE_BOT_IN_GLOSS = /\b(ai|assistant|bot|chatbot|gpt)( assistant)? :/;
+
+const CLASSIC_ORDER = new RegExp(CLASSIC_ORDERS.join('|'));
+/** What double quotation marks or guillemets hold, on one line: an attack a message quotes, not one it gives. */
+const QUOTED_WORDS = /["“«„][^"“”«»„\n]{0,300}["”»“]/g;
+
+/**
+ * Whether a passage gives one of the classic orders to drop the bot's instructions outside quotation
+ * marks. A rule's match on such a passage stands whatever the scorer makes of the words around it:
+ * glued into the prose of an interview plan, the order dilutes the scorer's window, never its intent.
+ */
+export function givesClassicOrder(passage: string): boolean {
+  return CLASSIC_ORDER.test(plain(passage).replace(QUOTED_WORDS, ' '));
+}
 
 /** A gloss with what it quotes blanked out, character for character, so that its offsets still hold. */
 export function withoutQuotations(gloss: string): string {

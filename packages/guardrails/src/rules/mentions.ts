@@ -119,6 +119,9 @@ const MENTIONS = new RegExp(
     // who set the bot up (not what it was told), and the candidate it answers for
     String.raw`\b(who|did (the candidate|she|he|they|\S+)|which (service|company|tool|vendor)) (\S+ )?(write|wrote|set up|setup|configured|configure|built|build|made|make) (your|you)( (instructions|prompt|system prompt|rules))?`,
     String.raw`\b(on|in) (her|his|their|the candidate's|the candidates) behalf\b`,
+    // the everyday idiom, of someone else's success: "the secret of his success", "the secret to her
+    // team's low attrition", "any secret sauce"; never the bot's ("the secret to your setup")
+    String.raw`\bsecrets? (of|to|behind|for) (his|her|their|the candidate's|the team's|[a-z]+'s|how (he|she|they|the \S+) )|\bsecrets? (of|to) (success|a good|a great|good|great)\b|\bsecret sauce\b`,
     ...BOT_OWN_WORDS,
     String.raw`\b(was|were) you (not )?(allowed|permitted|able) to (say|share|tell)`,
   ].join('|'),
