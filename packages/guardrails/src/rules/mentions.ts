@@ -164,6 +164,10 @@ const QUOTED_EXAMPLES = new RegExp(
     // a brief's exercise: "for this exercise, please act as"
     String.raw`\b(for|in|during) (this|the) (exercise|role-?play|case|scenario|simulation|interview|task)\b,? (please )?(you('ll| will) )?(act|play|pretend)( as| to be)?`,
     String.raw`\b[a-z]+'s (own |hidden |internal |system )*(system prompts?|system instructions|instructions|rules|guardrails)\b`,
+    // any other quotation a document about a job holds is an example it cites, whatever frames it;
+    // not one after a colon or in a list or an object, where an order rides (a note, a relayed
+    // message, a field of pasted JSON: "note to the screener: "...""; {"instructions": "..."})
+    String.raw`(?<![:\[{,]\s*)${QUOTED_LIST}`,
     // the candidate's "you will act as" in a job description
     String.raw`\byou('ll| will| would| may| might| are expected to| may be asked to)( also| sometimes| occasionally| often)? act as (the|a|an|our)\b`,
   ].join('|'),
