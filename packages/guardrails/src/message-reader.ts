@@ -40,14 +40,27 @@ type LineTest = (text: string, start: number, end: number) => boolean;
 
 /** A %XX escape of a printable character: URL-encoded text, worth decoding. */
 const URL_ESCAPE = /%[2-7][0-9a-f]/i;
-const hasUrlEscape: LineTest = (text, start, end) => {
-  for (let i = start; i + 2 < end; i += 1) {
-    const digit = text.charCodeAt(i + 1);
-    if (text.charCodeAt(i) === 37 && digit >= 50 && digit <= 55 && hexDigitValue(text.charCodeAt(i + 2)) >= 0) return true;
-  }
-  return false;
-};
-
+/**
+ * A %XX escape of a printable character in a line, for the lines of one text taken in order, as
+ * linesWhere takes them: it jumps from one "%" to the next with indexOf, and keeps where the next
+ * one is, so that the lines up to it are not searched again.
+ */
+function urlEscapeTest(): LineTest {
+  // The first "%" at or after where the last search began; the text's length when there is none.
+  let nextPercent = -1;
+  return (text, start, end) => {
+    for (let i = start; i + 2 < end; i = nextPercent + 1) {
+      if (nextPercent < i) {
+        const found = text.indexOf('%', i);
+        nextPercent = found < 0 ? text.length : found;
+      }
+      if (nextPercent + 2 >= end) return false;
+      const digit = text.charCodeAt(nextPercent + 1);
+      if (digit >= 50 && digit <= 55 && hexDigitValue(text.charCodeAt(nextPercent + 2)) >= 0) return true;
+    }
+    return false;
+  };
+}
 /**
  * The lines of a text that `keep` selects, joined by newlines. A decoded reading needs only the
  * lines its decoding changes: reading the rest again costs as much as the whole message and finds
@@ -182,7 +195,7 @@ function* hiddenTexts(normalized: string, scan: Scan, { base64Runs, hasForeignLe
   }
   if (readsAsCoded(scan, C.rot13Hint, C.rot13Word)) yield rot13(codedLines(normalized, scan, C.rot13Hint, ROT13_WORDS));
   if (readsAsCoded(scan, C.reversedHint, C.reversedWord)) yield reverseText(codedLines(normalized, scan, C.reversedHint, REVERSED_WORDS));
-  if (normalized.includes('%') && URL_ESCAPE.test(normalized)) yield decodeUrlEscapes(linesWhere(normalized, hasUrlEscape));
+  if (normalized.includes('%') && URL_ESCAPE.test(normalized)) yield decodeUrlEscapes(linesWhere(normalized, urlEscapeTest()));
 }
 
 /** The normalised texts of one message's readings, the hidden ones decoded only as far as asked. */
