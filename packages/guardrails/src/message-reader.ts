@@ -61,6 +61,7 @@ function urlEscapeTest(): LineTest {
     return false;
   };
 }
+
 /**
  * The lines of a text that `keep` selects, joined by newlines. A decoded reading needs only the
  * lines its decoding changes: reading the rest again costs as much as the whole message and finds
