@@ -40,13 +40,27 @@ type LineTest = (text: string, start: number, end: number) => boolean;
 
 /** A %XX escape of a printable character: URL-encoded text, worth decoding. */
 const URL_ESCAPE = /%[2-7][0-9a-f]/i;
-const hasUrlEscape: LineTest = (text, start, end) => {
-  for (let i = start; i + 2 < end; i += 1) {
-    const digit = text.charCodeAt(i + 1);
-    if (text.charCodeAt(i) === 37 && digit >= 50 && digit <= 55 && hexDigitValue(text.charCodeAt(i + 2)) >= 0) return true;
-  }
-  return false;
-};
+/**
+ * A %XX escape of a printable character in a line, for the lines of one text taken in order, as
+ * linesWhere takes them: it jumps from one "%" to the next with indexOf, and keeps where the next
+ * one is, so that the lines up to it are not searched again.
+ */
+function urlEscapeTest(): LineTest {
+  // The first "%" at or after where the last search began; the text's length when there is none.
+  let nextPercent = -1;
+  return (text, start, end) => {
+    for (let i = start; i + 2 < end; i = nextPercent + 1) {
+      if (nextPercent < i) {
+        const found = text.indexOf('%', i);
+        nextPercent = found < 0 ? text.length : found;
+      }
+      if (nextPercent + 2 >= end) return false;
+      const digit = text.charCodeAt(nextPercent + 1);
+      if (digit >= 50 && digit <= 55 && hexDigitValue(text.charCodeAt(nextPercent + 2)) >= 0) return true;
+    }
+    return false;
+  };
+}
 
 /**
  * The lines of a text that `keep` selects, joined by newlines. A decoded reading needs only the
@@ -83,8 +97,6 @@ const hasForeignScript: LineTest = (text, start, end) => {
 interface CodedWords {
   readonly vocabulary: Vocabulary;
   readonly isCoded: Uint8Array;
-  /** The length of the longest word: a longer run of letters is none of them. */
-  readonly longest: number;
 }
 
 function wordsOfClass(name: 'rot13Word' | 'reversedWord'): CodedWords {
@@ -95,7 +107,7 @@ function wordsOfClass(name: 'rot13Word' | 'reversedWord'): CodedWords {
     const id = vocabulary.ids.get(word);
     if (id !== undefined) isCoded[id] = 1;
   }
-  return { vocabulary, isCoded, longest: Math.max(...words.map((word) => word.length)) };
+  return { vocabulary, isCoded };
 }
 const ROT13_WORDS = wordsOfClass('rot13Word');
 const REVERSED_WORDS = wordsOfClass('reversedWord');
@@ -110,11 +122,11 @@ const NOT_FOUND = 0;
 const LOWER_FIRST = -1;
 
 /**
- * Whether a run of ASCII letters a-z in the lower-cased line is one of the words. The runs no longer
- * than the longest word are walked code by code through the words' trie, A-Z read as a-z: no string
- * per word, no match object, and no lower-cased copy of the line unless it holds a character that lowers to ASCII.
- * Up to the first such character the line reads the same lower-cased, so a word found before it
- * stands; once the walk meets one, it starts again on the lower-cased line.
+ * Whether a run of ASCII letters a-z in the lower-cased line is one of the words. Each run is walked
+ * code by code through the words' trie as it is read, A-Z read as a-z: no string per word, no match
+ * object, each character read once, and no lower-cased copy of the line unless it holds a character
+ * that lowers to ASCII. Up to the first such character the line reads the same lower-cased, so a word
+ * found before it stands; once the walk meets one, it starts again on the lower-cased line.
  */
 function hasWordOf(text: string, start: number, end: number, words: CodedWords): boolean {
   const found = hasWordIn(text, start, end, words);
@@ -123,25 +135,28 @@ function hasWordOf(text: string, start: number, end: number, words: CodedWords):
   return hasWordIn(lowered, 0, lowered.length, words) === FOUND;
 }
 
-function hasWordIn(text: string, start: number, end: number, { vocabulary, isCoded, longest }: CodedWords): number {
+function hasWordIn(text: string, start: number, end: number, { vocabulary, isCoded }: CodedWords): number {
   let i = start;
   while (i < end) {
-    const code = text.charCodeAt(i);
+    let code = text.charCodeAt(i);
     if (!isAsciiLetter(code)) {
       if (lowersToAscii(code)) return LOWER_FIRST;
       i += 1;
       continue;
     }
-    // A run of letters: only one as short as the longest word can be one, and is walked through the trie.
-    const runStart = i;
-    i += 1;
-    while (i < end && isAsciiLetter(text.charCodeAt(i))) i += 1;
-    // The character after the run decides first, as it would read next.
-    if (i < end && lowersToAscii(text.charCodeAt(i))) return LOWER_FIRST;
-    if (i - runStart > longest) continue;
+    // A run of letters, stepped through the trie as it is read: a run longer than every word falls
+    // off the trie (or ends on a word of its own length, none of the coded ones).
     let node = 0;
-    for (let k = runStart; k < i && node >= 0; k += 1) node = step(vocabulary, node, (text.charCodeAt(k) | 32) - 97);
+    do {
+      if (node >= 0) node = step(vocabulary, node, (code | 32) - 97);
+      i += 1;
+      code = i < end ? text.charCodeAt(i) : 0;
+    } while (i < end && isAsciiLetter(code));
+    // The character after the run decides first, as it would read next.
+    if (i < end && lowersToAscii(code)) return LOWER_FIRST;
     if (node >= 0 && isCoded[wordIdAt(vocabulary, node)] === 1) return FOUND;
+    // The character after the run is neither a letter nor one that lowers to one: read, and passed.
+    i += 1;
   }
   return NOT_FOUND;
 }
@@ -182,7 +197,7 @@ function* hiddenTexts(normalized: string, scan: Scan, { base64Runs, hasForeignLe
   }
   if (readsAsCoded(scan, C.rot13Hint, C.rot13Word)) yield rot13(codedLines(normalized, scan, C.rot13Hint, ROT13_WORDS));
   if (readsAsCoded(scan, C.reversedHint, C.reversedWord)) yield reverseText(codedLines(normalized, scan, C.reversedHint, REVERSED_WORDS));
-  if (normalized.includes('%') && URL_ESCAPE.test(normalized)) yield decodeUrlEscapes(linesWhere(normalized, hasUrlEscape));
+  if (normalized.includes('%') && URL_ESCAPE.test(normalized)) yield decodeUrlEscapes(linesWhere(normalized, urlEscapeTest()));
 }
 
 /** The normalised texts of one message's readings, the hidden ones decoded only as far as asked. */

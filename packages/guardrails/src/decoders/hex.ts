@@ -18,6 +18,9 @@ function afterHexPrefix(text: string, i: number): number {
   return i;
 }
 
+/** A hex digit, or the backslash of a "\x" prefix ("0x" starts with a digit). */
+const canStartByte = (code: number) => code === 92 || hexDigitValue(code) >= 0;
+
 const isHexSeparator = (code: number) => code === 32 || code === 44 || code === 58 || code === 45;
 
 /**
@@ -42,6 +45,9 @@ export function decodeHexPayloads(text: string): string[] {
       count = 0;
       printable = 0;
       i = at + 1;
+      // With no sequence open, a character that starts no byte (no hex digit, no "\" of "\x") only
+      // moves the reading on: most of a message is such characters, each read once here.
+      while (i < text.length && !canStartByte(text.charCodeAt(i))) i += 1;
       continue;
     }
     const byte = high * 16 + low;

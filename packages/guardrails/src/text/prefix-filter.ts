@@ -77,10 +77,12 @@ export class PrefixFilteredPattern {
       return null;
     }
     const { asciiPairs } = this;
+    // Past the end a code of 0 stands in: it can only admit a position, which the pattern then rules out.
+    let b = from < length ? text.charCodeAt(from) : 0;
     for (let i = from; i < length; i += 1) {
-      const a = text.charCodeAt(i);
-      // Past the end a code of 0 stands in: it can only admit a position, which the pattern then rules out.
-      const b = i + 1 < length ? text.charCodeAt(i + 1) : 0;
+      // Each character is read once: the second of one pair is the first of the next.
+      const a = b;
+      b = i + 1 < length ? text.charCodeAt(i + 1) : 0;
       if ((a | b) < 128) {
         if (asciiPairs[(a << 7) | b] === 0) continue;
       } else if (first[a] === 0) continue;
