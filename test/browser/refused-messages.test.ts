@@ -71,10 +71,26 @@ describe.runIf(browserAvailable())('the refused messages page, in Chromium', () 
     await page.reload();
     await items.first().waitFor();
     expect(await items.count()).toBe(20);
-    await page.getByRole('navigation', { name: 'Refused message pages' }).getByRole('button', { name: 'Older' }).click();
+    // By keyboard: Older onto the last page keeps the focus on Older, now unavailable, and Newer back
+    // onto the first page keeps it on Newer.
+    const pager = page.getByRole('navigation', { name: 'Refused message pages' });
+    const older = pager.getByRole('button', { name: 'Older' });
+    const newer = pager.getByRole('button', { name: 'Newer' });
+    await older.focus();
+    await page.keyboard.press('Enter');
     await page.getByText('Page 2').waitFor();
     await expect.poll(() => items.count()).toBe(7);
     expect(await items.last().locator('.refused-text').textContent()).toBe('Older refused message 25');
+    expect(await older.getAttribute('aria-disabled')).toBe('true');
+    expect(await older.evaluate((button) => button === document.activeElement)).toBe(true);
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Shift+Tab');
+    expect(await newer.evaluate((button) => button === document.activeElement)).toBe(true);
+    await page.keyboard.press('Enter');
+    await page.getByText('Page 1').waitFor();
+    await expect.poll(() => items.count()).toBe(20);
+    expect(await newer.evaluate((button) => button === document.activeElement)).toBe(true);
+    await shoot(page, 'refused-pager');
 
     // A phone, with axe (its script needs the CSP bypassed).
     const phone = await openTab(world, 'phone', { bypassCSP: true });

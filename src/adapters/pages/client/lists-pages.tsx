@@ -28,17 +28,24 @@ export interface ListPage<T> {
 export const usePages = <T,>(path: string, initial: ListPage<T> | null | undefined) => {
   const [cursors, setCursors] = useState<(string | null)[]>([null]);
   const [page, setPage] = useState<ListPage<T> | null>(initial ?? null);
+  // The number of the page shown, which follows the one asked for once it arrives: the pager reads
+  // the shown page's number and its nextCursor together, never one page's number with another's cursor.
+  const [shownNumber, setShownNumber] = useState(1);
   const [status, setStatus] = useState<'loading' | 'ok' | 'no_bot' | 'error'>(initial === undefined ? 'loading' : initial ? 'ok' : 'no_bot');
   const rendered = useRef(initial !== undefined);
   const cursor = cursors[cursors.length - 1] ?? null;
   useEffect(() => {
     if (rendered.current && cursor === null) return;
     rendered.current = false;
-    setStatus('loading');
+    // Paging keeps the page shown until the next one arrives: replacing it with "Loading…" would take
+    // the pager, and the keyboard focus on Newer or Older, away with it.
+    setStatus((shown) => (shown === 'ok' ? 'ok' : 'loading'));
     const query = `?limit=${PAGE_SIZE}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
+    const number = cursors.length;
     void api<ListPage<T>>(`${path}${query}`).then((answer) => {
       if (answer.ok) {
         setPage(answer.body);
+        setShownNumber(number);
         setStatus('ok');
       } else setStatus(answer.status === 404 ? 'no_bot' : 'error');
     });
@@ -46,21 +53,27 @@ export const usePages = <T,>(path: string, initial: ListPage<T> | null | undefin
   return {
     status,
     page,
-    pageNumber: cursors.length,
-    older: () => page?.nextCursor && setCursors([...cursors, page.nextCursor]),
-    newer: () => cursors.length > 1 && setCursors(cursors.slice(0, -1)),
+    pageNumber: shownNumber,
+    // Neither moves while a page is on its way (the pager stays on screen meanwhile): a second press
+    // would ask for the same page again under the next page's number.
+    older: () => cursors.length === shownNumber && page?.nextCursor && setCursors([...cursors, page.nextCursor]),
+    newer: () => cursors.length === shownNumber && cursors.length > 1 && setCursors(cursors.slice(0, -1)),
   };
 };
 
-/** Newer and Older, or nothing when everything fits on the first page: two dead buttons say nothing. */
+/**
+ * Newer and Older, or nothing when everything fits on the first page: two dead buttons say nothing.
+ * aria-disabled, not disabled: pressing Older onto the last page (or Newer onto the first) would
+ * otherwise drop the keyboard focus to the page as the button it is on turns off.
+ */
 export const Pager = (p: { pageNumber: number; hasOlder: boolean; older: () => void; newer: () => void; label: string }) =>
   p.pageNumber === 1 && !p.hasOlder ? null : (
     <nav class="pager" aria-label={`${p.label} pages`}>
-      <button type="button" onClick={p.newer} disabled={p.pageNumber === 1}>
+      <button type="button" onClick={p.newer} aria-disabled={p.pageNumber === 1}>
         Newer
       </button>
       <span>Page {p.pageNumber}</span>
-      <button type="button" onClick={p.older} disabled={!p.hasOlder}>
+      <button type="button" onClick={p.older} aria-disabled={!p.hasOlder}>
         Older
       </button>
     </nav>
