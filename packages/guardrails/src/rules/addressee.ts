@@ -67,13 +67,16 @@ const OWN = String.raw`(system ?prompts?|system (message|instructions?)|instruct
  */
 const SENTENCE_START_ORDER = String.raw`(^|[.!?:;\n\[(<{"] *)(please |now |kindly |just )?(ignore|disregard|forget|reveal|print|show me|tell me|give me|send me|paste|output|repeat|list|dump|share|execute|run|display|confirm|stop|become)\b`;
 
+/** What the bot was told before, after a verb that drops it: "all previous instructions", "the above rules". */
+const EARLIER_INSTRUCTIONS = String.raw`(all |any |every )?(of )?(the |your |these )?(previous|prior|above|earlier|preceding|foregoing|existing|original) (all )?(instructions|rules|prompts?|directions|guidelines)`;
+
 /**
  * The classic orders to drop what the bot was told before ("ignore all previous instructions"), in
  * the eight languages. No recruiter says one to the bot: outside quotation marks, a passage that
  * gives one is an attack whatever surrounds it (givesClassicOrder).
  */
 const CLASSIC_ORDERS = [
-    String.raw`\b(ignore|disregard|forget) (all |any |every )?(of )?(the |your |these )?(previous|prior|above|earlier|preceding|foregoing|existing|original) (all )?(instructions|rules|prompts?|directions|guidelines)`,
+    String.raw`\b(ignore|disregard|forget) ${EARLIER_INSTRUCTIONS}`,
     String.raw`\b(ignoriere|vergiss|missachte) (alle |samtliche )?(vorherigen|bisherigen|obigen|fruheren) (anweisungen|regeln|vorgaben)`,
     String.raw`\b(ignora|olvida|omite) (todas )?(las )?(instrucciones|reglas|indicaciones) (anteriores|previas)`,
     String.raw`\b(ignore|oublie|ignorez|oubliez) (toutes )?(les )?(instructions|regles|consignes) (precedentes|anterieures)`,
@@ -86,7 +89,7 @@ const CLASSIC_ORDERS = [
 /** A passage that turns to the bot, in the eight languages, besides a sentence-start order. */
 const TO_THE_BOT_PHRASES = [
     ...CLASSIC_ORDERS,
-    String.raw`\b(override|bypass) (all |any |every )?(of )?(the |your |these )?(previous|prior|above|earlier|preceding|foregoing|existing|original) (all )?(instructions|rules|prompts?|directions|guidelines)`,
+    String.raw`\b(override|bypass) ${EARLIER_INSTRUCTIONS}`,
     // English: "your system prompt", vocatives, notes to the AI, the classic orders
     String.raw`\b(your|ur) (own |exact |full |hidden |original |initial |current |internal |secret )*${OWN}\b`,
     String.raw`\b(ai|assistant|bot|chatbot|llm|gpt|language model|model|agent|screener)s? (reading|processing|parsing|screening|reviewing|summari[sz]ing) (this|these|the (message|text|profile))`,

@@ -39,7 +39,7 @@ export const usePages = <T,>(path: string, initial: ListPage<T> | null | undefin
     rendered.current = false;
     // Paging keeps the page shown until the next one arrives: replacing it with "Loading…" would take
     // the pager, and the keyboard focus on Newer or Older, away with it.
-    setStatus((shown) => (shown === 'ok' ? 'ok' : 'loading'));
+    setStatus((now) => (now === 'ok' ? 'ok' : 'loading'));
     const query = `?limit=${PAGE_SIZE}${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`;
     const number = cursors.length;
     void api<ListPage<T>>(`${path}${query}`).then((answer) => {
