@@ -47,6 +47,8 @@ const DEV_ADDED_NOTINJECT_FALSE_POSITIVES = 0.04;
 /** The share of the dev attacks the rules catch (plain, and padded) that the veto may overrule. */
 const DEV_VETO_LOST_ATTACKS = 0.01;
 const LONG_MESSAGE_CHARS = 1000;
+/** Rounds of picking the veto and the threshold in turn, which in practice settle in one or two. */
+const MAX_PICK_ROUNDS = 4;
 /**
  * How many times each message written by helpers who never saw the filter counts in training: they
  * are fewer than the synthetic messages, and more like what real visitors write. Picked on dev in
@@ -195,17 +197,22 @@ function paddedAttacks(dev: LabelledMessage[], rulesPass: (text: string) => bool
 }
 
 /**
- * The highest veto, on a grid of 0.01, under which the scorer's review of the passage a rule matched
- * overrules at most DEV_VETO_LOST_ATTACKS of the dev attacks the rules catch, plain and padded into
- * long recruiter messages. Each candidate is the review score of some benign message the rules block.
+ * The highest veto, on a grid of 0.01, under which the check lets through at most
+ * DEV_VETO_LOST_ATTACKS of the dev attacks the rules catch, plain and padded into long recruiter
+ * messages: an attack is lost when the scorer's review of the passage a rule matched overrules the
+ * rule and the scorer's own score of the message is below `threshold` too.
  */
-function pickVeto(model: ScorerModel, dev: LabelledMessage[]): number {
+function pickVeto(model: ScorerModel, dev: LabelledMessage[], threshold: number): number {
   const { verdictsOf } = createSplitCheck(new LearnedScorer({ ...model, threshold: 1 }));
-  const reviewsOf = (texts: string[]) =>
-    texts.map((text) => verdictsOf(text)).filter((v) => v.rules.blocked).map((v) => v.review ?? 1);
-  const plain = reviewsOf(dev.filter((m) => m.label !== 'benign').map((m) => m.text));
-  const padded = reviewsOf(paddedAttacks(dev, (text) => !verdictsOf(text).rules.blocked));
-  const lost = (reviews: number[], veto: number) => reviews.filter((r) => r < veto).length / Math.max(1, reviews.length);
+  const caught = (texts: string[]) =>
+    texts
+      .map((text) => verdictsOf(text))
+      .filter((v) => v.rules.blocked)
+      .map((v) => ({ review: v.review ?? 1, attack: v.attack }));
+  const plain = caught(dev.filter((m) => m.label !== 'benign').map((m) => m.text));
+  const padded = caught(paddedAttacks(dev, (text) => !verdictsOf(text).rules.blocked));
+  const lost = (attacks: typeof plain, veto: number) =>
+    attacks.filter((a) => a.review < veto && a.attack < threshold).length / Math.max(1, attacks.length);
   let veto = 0;
   for (let step = 1; step < 100; step += 1) {
     const candidate = step / 100;
@@ -253,8 +260,19 @@ function trainModel(): string {
 /** The veto and the threshold picked on dev for the given weights. */
 function withVetoAndThreshold(unthresholded: ScorerModel): string {
   const dev = readSplit('dev');
-  const veto = pickVeto(unthresholded, dev);
-  const threshold = pickThreshold({ ...unthresholded, veto }, dev);
+  // The veto counts an overruled attack as lost only when the scorer does not block it either, so it
+  // depends on the threshold, which depends on the veto: from the veto that trusts no score of the
+  // scorer (threshold 1), alternate until neither moves.
+  let veto = pickVeto(unthresholded, dev, 1);
+  let threshold = pickThreshold({ ...unthresholded, veto }, dev);
+  for (let round = 0; round < MAX_PICK_ROUNDS; round += 1) {
+    const nextVeto = pickVeto(unthresholded, dev, threshold);
+    const nextThreshold = pickThreshold({ ...unthresholded, veto: nextVeto }, dev);
+    if (nextVeto === veto && nextThreshold === threshold) break;
+    veto = nextVeto;
+    threshold = nextThreshold;
+  }
+  console.log(`picked on dev: veto ${veto}, threshold ${threshold}`);
   return JSON.stringify({ ...unthresholded, threshold, veto }) + '\n';
 }
 

