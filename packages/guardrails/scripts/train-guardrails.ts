@@ -262,17 +262,18 @@ function withVetoAndThreshold(unthresholded: ScorerModel): string {
   const dev = readSplit('dev');
   // The veto counts an overruled attack as lost only when the scorer does not block it either, so it
   // depends on the threshold, which depends on the veto: from the veto that trusts no score of the
-  // scorer (threshold 1), alternate until neither moves.
-  let veto = pickVeto(unthresholded, dev, 1);
-  let threshold = pickThreshold({ ...unthresholded, veto }, dev);
-  for (let round = 0; round < MAX_PICK_ROUNDS; round += 1) {
-    const nextVeto = pickVeto(unthresholded, dev, threshold);
-    const nextThreshold = pickThreshold({ ...unthresholded, veto: nextVeto }, dev);
-    if (nextVeto === veto && nextThreshold === threshold) break;
-    veto = nextVeto;
-    threshold = nextThreshold;
+  // scorer (threshold 1), alternate until neither moves. A pair that does not settle keeps that first veto.
+  const safeVeto = pickVeto(unthresholded, dev, 1);
+  const safe = { veto: safeVeto, threshold: pickThreshold({ ...unthresholded, veto: safeVeto }, dev) };
+  let picked: typeof safe | null = null;
+  for (let round = 0, current = safe; round < MAX_PICK_ROUNDS && picked === null; round += 1) {
+    const veto = pickVeto(unthresholded, dev, current.threshold);
+    const next = { veto, threshold: pickThreshold({ ...unthresholded, veto }, dev) };
+    if (next.veto === current.veto && next.threshold === current.threshold) picked = next;
+    current = next;
   }
-  console.log(`picked on dev: veto ${veto}, threshold ${threshold}`);
+  const { veto, threshold } = picked ?? safe;
+  console.log(`picked on dev: veto ${veto}, threshold ${threshold}${picked === null ? ' (the pair did not settle)' : ''}`);
   return JSON.stringify({ ...unthresholded, threshold, veto }) + '\n';
 }
 
