@@ -1,3 +1,12 @@
+/**
+ * A buffer of at least `length` codes, kept by its caller from call to call: the decoders write a
+ * text's codes into one and make a string of them, and a check that allocates less leaves the
+ * garbage collector less to do.
+ */
+export function codesFor(buffer: Uint16Array, length: number): Uint16Array {
+  return buffer.length >= length ? buffer : new Uint16Array(Math.max(2 * buffer.length, length));
+}
+
 /** Whether a Uint16Array's bytes are little-endian, as a UTF-16LE decoder reads them. */
 const LITTLE_ENDIAN = new Uint8Array(Uint16Array.of(1).buffer)[0] === 1;
 const CHUNK = 4096;
