@@ -3,7 +3,7 @@
  * text's codes into one and make a string of them, and a check that allocates less leaves the
  * garbage collector less to do.
  */
-export function codesFor(buffer: Uint16Array, length: number): Uint16Array {
+export function codesFor(buffer: Uint16Array<ArrayBuffer>, length: number): Uint16Array<ArrayBuffer> {
   return buffer.length >= length ? buffer : new Uint16Array(Math.max(2 * buffer.length, length));
 }
 

@@ -7,7 +7,7 @@ const UTF8 = new TextDecoder('utf-8', { fatal: true });
  * payload's bytes into one and decode them into a string, and a check that allocates less leaves
  * the garbage collector less to do.
  */
-export function bytesFor(buffer: Uint8Array, length: number): Uint8Array {
+export function bytesFor(buffer: Uint8Array<ArrayBuffer>, length: number): Uint8Array<ArrayBuffer> {
   return buffer.length >= length ? buffer : new Uint8Array(Math.max(2 * buffer.length, length));
 }
 const MIN_PRINTABLE_SHARE = 0.8;
