@@ -4,15 +4,18 @@ import { normalizeText } from '../src/text/normalize.ts';
 import { plainText, plainTextOfNormalized } from '../src/text/plain.ts';
 
 describe('plainTextOfNormalized', () => {
-  // Case mappings that depend on what surrounds a letter, or that are not one code unit, next to the common ones.
+  // Case mappings that depend on what surrounds a letter, or that are not one code unit, next to the
+  // common ones; with accents (the one-pass way) and without (lower-cased as it is).
   const texts = [
     'Ignore ALL previous instructions',
     'Équipe, Über, naïve, ĂŞŢ',
     'ΟΔΟΣ ΣΟΦΟΣ σοφός',
     'İstanbul ve KELVIN \u212a',
     'Thanks 👍🙏 😄 for the CV',
-    '𐐀𐐁 Deseret and 𞤀 Adlam',
-    'a lone \ud83d surrogate and \udc4d another',
+    'Merci 👍🙏 pour le CV, René',
+    '𐐀𐐁 Deseret and 𞤀 Adlam, café',
+    'a lone \ud83d surrogate and \udc4d another, née',
+    'a lone high surrogate at the end, señor \ud83d',
     'Ｆｕｌｌｗｉｄｔｈ ＴＥＸＴ and ﬁ ligatures',
     'zero\u200bwidth\u200bSPACES',
     '\uffff at the end',

@@ -10,24 +10,28 @@ export function plainText(text: string): string {
   return text.normalize('NFKD').replace(ACCENT, '').toLowerCase();
 }
 
+/** Whether a text holds an accent that NFKD set apart: only then does the plain form drop codes. */
+const HAS_ACCENT = /[\u0300-\u036f]/;
+
 /**
- * What lowerCaseOf answers for a code unit whose lower case is not one code unit whatever surrounds
+ * What LOWER_CASE holds for a code unit whose lower case is not one code unit whatever surrounds
  * it: a surrogate (a pair lowers as one code point), "Σ" ("ς" at the end of a word, else "σ"), "İ"
  * ("i" and a dot above). U+FFFF lowers to itself, and only costs the slow way.
  */
 const NOT_SIMPLE = 0xffff;
 const CAPITAL_SIGMA = 0x3a3;
-/** Each code unit's lower case, or NOT_SIMPLE; 0 until first asked (no code unit above ASCII lowers to 0). */
+/**
+ * Each code unit's lower case, or NOT_SIMPLE; 0 until first met (no code unit but NUL lowers to 0,
+ * and ASCII is filled from the start), so the table costs nothing to load.
+ */
 const LOWER_CASE = new Uint16Array(0x10000);
+for (let code = 1; code < 128; code += 1) LOWER_CASE[code] = code >= 65 && code <= 90 ? code + 32 : code;
 
-function lowerCaseOf(code: number): number {
-  let lower = LOWER_CASE[code] as number;
-  if (lower === 0) {
-    const lowered = String.fromCharCode(code).toLowerCase();
-    const isSurrogate = code >= 0xd800 && code <= 0xdfff;
-    lower = isSurrogate || code === CAPITAL_SIGMA || lowered.length !== 1 ? NOT_SIMPLE : lowered.charCodeAt(0);
-    LOWER_CASE[code] = lower;
-  }
+function learnLowerCase(code: number): number {
+  const lowered = String.fromCharCode(code).toLowerCase();
+  const isSurrogate = code >= 0xd800 && code <= 0xdfff;
+  const lower = isSurrogate || code === CAPITAL_SIGMA || lowered.length !== 1 ? NOT_SIMPLE : lowered.charCodeAt(0);
+  LOWER_CASE[code] = lower;
   return lower;
 }
 
@@ -60,38 +64,35 @@ let plainCodes = new Uint16Array(1 << 13);
 
 /**
  * The plain form of a text the normaliser returned (normalizeText): NFKD already, and NFKD leaves
- * an NFKD text as it is, so it is not normalised again. The same string plainText gives, made in one
- * pass, code by code, where replacing the accents and then lowering the case made two copies of an
- * 8,000-character message. A text with a code unit whose lower case depends on what surrounds it
- * (NOT_SIMPLE), other than a pair of surrogates that lowers to itself, takes the two copies.
+ * an NFKD text as it is, so it is not normalised again. The same string plainText gives. Without
+ * accents, it is the text lower-cased. With them, replacing the accents and then lowering the case
+ * copied an 8,000-character message twice: here the plain form is made in one pass, code by code,
+ * in one copy. A text with a code unit whose lower case depends on what surrounds it (NOT_SIMPLE),
+ * other than a pair of surrogates that lowers to itself, takes the two copies.
  */
 export function plainTextOfNormalized(normalized: string): string {
+  if (!HAS_ACCENT.test(normalized)) return normalized.toLowerCase();
   const length = normalized.length;
   if (plainCodes.length < length) plainCodes = new Uint16Array(2 * length);
   const codes = plainCodes;
+  const table = LOWER_CASE;
   let count = 0;
-  let changed = false;
   for (let i = 0; i < length; i += 1) {
     const code = normalized.charCodeAt(i);
-    let lower: number;
-    if (code < 128) {
-      lower = code >= 65 && code <= 90 ? code + 32 : code;
-    } else if (code >= 0x300 && code <= 0x36f) {
-      changed = true;
-      continue;
-    } else if (isHighSurrogate(code) && isLowSurrogate(normalized.charCodeAt(i + 1)) && keepsPairsOf(code)) {
+    if (code >= 0x300 && code <= 0x36f) continue;
+    let lower = table[code] as number;
+    if (lower === 0 && code !== 0) lower = learnLowerCase(code);
+    if (lower === NOT_SIMPLE) {
+      if (!isHighSurrogate(code) || !isLowSurrogate(normalized.charCodeAt(i + 1)) || !keepsPairsOf(code)) {
+        return normalized.replace(ACCENT, '').toLowerCase();
+      }
       codes[count] = code;
-      codes[count + 1] = normalized.charCodeAt(i + 1);
-      count += 2;
+      count += 1;
       i += 1;
-      continue;
-    } else {
-      lower = lowerCaseOf(code);
-      if (lower === NOT_SIMPLE) return normalized.replace(ACCENT, '').toLowerCase();
+      lower = normalized.charCodeAt(i);
     }
-    if (lower !== code) changed = true;
     codes[count] = lower;
     count += 1;
   }
-  return changed ? flatString(codes.subarray(0, count)) : normalized;
+  return flatString(codes.subarray(0, count));
 }
