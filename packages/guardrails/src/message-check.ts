@@ -12,7 +12,7 @@ import type { BlockReason, MessageVerdict } from './block-reasons.ts';
 import { LearnedScorer, type ScorerModel, type WindowScores } from './learned-scorer.ts';
 import { MessageReader, type MessageReading } from './message-reader.ts';
 import { ruleMatches, RULES } from './rules/index.ts';
-import { givesClassicOrder, glossSpeaksToTheBot, isJobDocument, speaksToTheBot, withoutQuotations } from './rules/addressee.ts';
+import { givesClassicOrder, glossSpeaksToTheBot, speaksToTheBot, withoutQuotations } from './rules/addressee.ts';
 import { hidesOrderInPastedContent } from './rules/hidden-order.ts';
 import { withoutMentions, withoutSenderFrames } from './rules/mentions.ts';
 import { passagesWhere } from './rules/passage.ts';
@@ -120,7 +120,7 @@ export function* ruleFindings(reading: MessageReading, reader: MessageReader, sc
   for (const match of ruleMatches(reading)) {
     const text = reading.text(match.reading) as string;
     for (const { start, end, located } of passagesWhere(text, RULES[match.reason], reader)) {
-      jobDocument ??= isJobDocument(reading.text(0) as string, reading.plain());
+      jobDocument ??= reading.isJobDocument();
       const passage = text.slice(start, end);
       const around = (of: string) => of.slice(Math.max(0, start - ADDRESS_CHARS), end + ADDRESS_CHARS);
       const turnsToTheBot = () => {
@@ -165,7 +165,7 @@ function onlyMentionsMatch(
  */
 export function modelVerdict(reading: MessageReading, scorer: LearnedScorer): { verdict: MessageVerdict; score: WindowScores } {
   const all = reading.texts();
-  const texts = reading.glossed >= 0 && isJobDocument(all[0] as string, reading.plain()) ? all.filter((_, i) => i !== reading.glossed) : all;
+  const texts = reading.glossed >= 0 && reading.isJobDocument() ? all.filter((_, i) => i !== reading.glossed) : all;
   const score = scorer.score(texts.map((text, i) => (i === 0 ? withoutSenderFrames(text) : text)));
   return { verdict: score.attack >= scorer.threshold ? { blocked: true, reason: score.reason } : { blocked: false }, score };
 }

@@ -13,6 +13,7 @@ import { rot13 } from './decoders/rot13.ts';
 import { decodeUrlEscapes } from './decoders/url-escapes.ts';
 import * as lexicon from './lexicon-index.ts';
 import { WORD_CLASSES } from './lexicon.ts';
+import { isJobDocument } from './rules/addressee.ts';
 import { wordsOf, type Words } from './rules/passage.ts';
 import { Scan, type ScanMemory } from './scan.ts';
 import { normalizeText } from './text/normalize.ts';
@@ -243,6 +244,11 @@ export interface MessageReading {
   readonly glossed: number;
   /** The normalised message's plain form (text/plain.ts), made when first asked for: once per message. */
   plain(): string;
+  /**
+   * Whether the message is a document about a job (rules/addressee.ts), found when first asked for:
+   * the rules' review and the scorer's verdict of a glossed message both ask.
+   */
+  isJobDocument(): boolean;
 }
 
 /**
@@ -299,13 +305,16 @@ export class MessageReader {
     const texts = new ReadingTexts(normalized, hiddenTexts(normalized, scan, tokens));
     const scans: (Scan | undefined)[] = [scan];
     let plain: string | null = null;
+    const plainOf = () => (plain ??= plainTextOfNormalized(normalized));
+    let jobDocument: boolean | null = null;
     return {
       text: (reading) => texts.at(reading),
       texts: () => texts.all(),
       scan: (reading) => (scans[reading] ??= new Scan(this.tokenizeReading(texts.at(reading) as string), memory)),
       // The gloss, when there is one, is the first text the message hides.
       glossed: tokens.hasForeignLetters ? 1 : -1,
-      plain: () => (plain ??= plainTextOfNormalized(normalized)),
+      plain: plainOf,
+      isJobDocument: () => (jobDocument ??= isJobDocument(normalized, plainOf())),
     };
   }
 
@@ -354,7 +363,8 @@ export class MessageReader {
       return this.scanOf(text.slice(start, end));
     }
     const pieceIds = this.memory.ints.takeUnfilled(last - first);
-    pieceIds.set(ids.subarray(first, last));
+    // Copied code by code: a subarray to copy from would be one more object per piece.
+    for (let k = first; k < last; k += 1) pieceIds[k - first] = ids[k] as number;
     const pieceCount = joinSpacedLetters(pieceIds, last - first, VOCABULARY);
     return new Scan({ ids: pieceIds, count: pieceCount, base64Runs: [], hasForeignLetters: false, places: null }, this.memory);
   }

@@ -2,7 +2,10 @@
 import * as printables from './printable.ts';
 
 // Local copies: under a CommonJS loader such as tsx's, each read of an imported binding is a getter call.
-const { isPrintableByte, printableUtf8 } = printables;
+const { bytesFor, isPrintableByte, printableUtf8 } = printables;
+
+/** Where decodeBase64Text writes a run's bytes, reused from call to call. */
+let buffer = new Uint8Array(1 << 12);
 
 /** The text a base64 run encodes, when it is readable UTF-8; null for binary or invalid input. */
 export function decodeBase64Text(run: string): string | null {
@@ -14,12 +17,12 @@ export function decodeBase64Text(run: string): string | null {
   } catch {
     return null;
   }
-  const bytes = new Uint8Array(binary.length);
+  const bytes = (buffer = bytesFor(buffer, binary.length));
   let printable = 0;
   for (let i = 0; i < binary.length; i += 1) {
     const byte = binary.charCodeAt(i);
     bytes[i] = byte;
     if (isPrintableByte(byte)) printable += 1;
   }
-  return printableUtf8(bytes, printable);
+  return printableUtf8(bytes.subarray(0, binary.length), printable);
 }

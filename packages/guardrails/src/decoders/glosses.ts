@@ -1,6 +1,6 @@
 import * as characters from '../text/characters.ts';
 import { normalizeText } from '../text/normalize.ts';
-import { flatString } from './flat-string.ts';
+import { codesFor, flatString } from './flat-string.ts';
 import * as lookAlikes from './look-alikes.ts';
 
 // Local copies: under a CommonJS loader such as tsx's, each read of an imported binding is a getter call.
@@ -140,9 +140,13 @@ export function glossText(normalized: string, glossary: Glossary): string {
   return out.text();
 }
 
+/** Where the gloss is written, reused from call to call (see GlossWriter). */
+let glossCodes = new Uint16Array(1 << 13);
+
 /**
  * The gloss as it is written: words separated by one space, each clause's verbs moved in front of
- * its other words. The words are copied code by code into one buffer, not kept as a string each.
+ * its other words. The words are copied code by code into one buffer, not kept as a string each;
+ * the buffer is glossCodes, which a writer that needs more replaces with a larger one.
  */
 class GlossWriter {
   private codes: Uint16Array;
@@ -155,7 +159,7 @@ class GlossWriter {
   private readonly verbs: string[] = [];
 
   constructor(capacity: number) {
-    this.codes = new Uint16Array(capacity + 16);
+    this.codes = glossCodes = codesFor(glossCodes, capacity + 16);
   }
 
   word(source: string, start: number, end: number): void {
@@ -202,7 +206,7 @@ class GlossWriter {
     if (this.length + extra <= this.codes.length) return;
     const larger = new Uint16Array(2 * (this.length + extra));
     larger.set(this.codes.subarray(0, this.length));
-    this.codes = larger;
+    this.codes = glossCodes = larger;
   }
 }
 

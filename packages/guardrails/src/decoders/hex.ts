@@ -4,7 +4,10 @@ import * as printables from './printable.ts';
 
 // Local copies: under a CommonJS loader such as tsx's, each read of an imported binding is a getter call.
 const { hexDigitValue } = characters;
-const { isPrintableByte, printableUtf8 } = printables;
+const { bytesFor, isPrintableByte, printableUtf8 } = printables;
+
+/** Where decodeHexPayloads writes the bytes of a sequence, reused from call to call. */
+let buffer = new Uint8Array(1 << 12);
 
 const MIN_HEX_BYTES = 6;
 const MAX_HEX_PAYLOADS = 16;
@@ -32,7 +35,7 @@ const isHexSeparator = (code: number) => code === 32 || code === 44 || code === 
 export function decodeHexPayloads(text: string): string[] {
   const found: string[] = [];
   // Each byte is read from two characters or more: the text holds at most half as many bytes.
-  const bytes = new Uint8Array(text.length >> 1);
+  const bytes = (buffer = bytesFor(buffer, text.length >> 1));
   let count = 0;
   let printable = 0;
   let i = 0;

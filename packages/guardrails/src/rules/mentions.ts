@@ -15,6 +15,8 @@
  * passage, so the blanks land on the passage's own characters.
  */
 
+import { flatString } from '../decoders/flat-string.ts';
+
 const SENDER_VERBS = String.raw`sent|send|put|wrote|written|shared|gave|given|mentioned|said|told|forwarded|emailed|passed on`;
 
 /**
@@ -181,7 +183,7 @@ const SENDER_FRAMES = new RegExp([...MOCK_INTERVIEW, ...BOT_OWN_WORDS, SENDER_PL
 
 /** The passage with every mention blanked out, or the passage itself when it holds none. */
 export function withoutMentions(passage: string, jobDocument: boolean): string {
-  return blanked(passage, jobDocument ? [MENTIONS, QUOTED_EXAMPLES] : [MENTIONS], ACT_AS_NAMED_PERSON);
+  return blanked(passage, jobDocument ? IN_A_JOB_DOCUMENT : IN_ANY_MESSAGE, ACT_AS_NAMED_PERSON);
 }
 
 /**
@@ -190,7 +192,7 @@ export function withoutMentions(passage: string, jobDocument: boolean): string {
  * cannot tell a rehearsal the sender runs, or what the sender means to do, from an override.
  */
 export function withoutSenderFrames(message: string): string {
-  return message.length < SENDER_FRAME_MAX_CHARS && SENDER_FRAME_WORDS.test(message) ? blanked(message, [SENDER_FRAMES], ACT_AS_NAMED_PERSON) : message;
+  return message.length < SENDER_FRAME_MAX_CHARS && SENDER_FRAME_WORDS.test(message) ? blanked(message, IN_A_SHORT_MESSAGE, ACT_AS_NAMED_PERSON) : message;
 }
 
 /**
@@ -202,65 +204,103 @@ const SENDER_FRAME_MAX_CHARS = 1000;
 /** A word every sender frame holds: most messages hold none, and skip the pass over the whole text. */
 const SENDER_FRAME_WORDS = /candidate|owner|role[- ]?play|from now on|now (my|our|the) |from here on|going forward| as |interviewer|recruiter|hiring|told|given|know|said|wrote|repl|answer|mention|earlier|first|last|previous/i;
 
+/** What the patterns blank on the folded copy: MENTIONS, and in a job document the examples it quotes too. */
+const IN_ANY_MESSAGE = [MENTIONS];
+const IN_A_JOB_DOCUMENT = [MENTIONS, QUOTED_EXAMPLES];
+const IN_A_SHORT_MESSAGE = [SENDER_FRAMES];
+
 /**
- * The non-empty matches of a global pattern, in the order matchAll finds them. matchAll searches a
- * copy of the pattern, and copying one of these long patterns costs more than the search itself:
- * here the pattern searches itself, from the start, and is left at the start, as matchAll leaves it.
+ * Buffers reused from call to call, since only the strings made from them are kept: a check
+ * that allocates less leaves the garbage collector less to do.
+ * - foldedCodes, foldedOrigin: the folded copy of the passage and, for each of its code units,
+ *   its index in the passage, when folding moved them (accents dropped, see foldMapped);
+ * - blankCodes: the passage with its blanks.
  */
-function matchesOf(pattern: RegExp, text: string): RegExpExecArray[] {
-  const matches: RegExpExecArray[] = [];
-  pattern.lastIndex = 0;
-  for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
-    // An empty match moves the search on by one, as matchAll does.
-    if (match[0].length === 0) pattern.lastIndex += 1;
-    else matches.push(match);
-  }
-  return matches;
-}
+let foldedCodes = new Uint16Array(1024);
+let foldedOrigin = new Int32Array(1024);
+let blankCodes = new Uint16Array(1024);
 
 /** The passage with what the patterns match blanked: `patterns` on its folded copy, `asWritten` on the passage itself. */
-function blanked(passage: string, patterns: RegExp[], asWritten: RegExp): string {
-  const { folded, origin } = fold(passage);
-  const blanks: [number, number][] = [];
+function blanked(passage: string, patterns: readonly RegExp[], asWritten: RegExp): string {
+  // Lower-cased, the passage is its folded copy, code for code, unless folding drops or adds codes.
+  const lower = passage.toLowerCase();
+  const mapped = lower.length !== passage.length || NEEDS_MAPPING.test(passage);
+  const text = mapped ? foldMapped(passage) : lower;
+  let blanks = 0;
   for (const pattern of patterns) {
-    for (const match of matchesOf(pattern, folded)) {
-      const start = origin(match.index);
-      const end = origin(match.index + match[0].length - 1) + 1;
-      blanks.push([start, end]);
+    // Each pattern searches itself from the start and is left at the start, as matchAll leaves its
+    // copy: copying one of these long patterns costs more than the search.
+    pattern.lastIndex = 0;
+    for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
+      const length = match[0].length;
+      // An empty match moves the search on by one, as matchAll does, and blanks nothing.
+      if (length === 0) {
+        pattern.lastIndex += 1;
+        continue;
+      }
+      const start = mapped ? (foldedOrigin[match.index] as number) : match.index;
+      const end = (mapped ? (foldedOrigin[match.index + length - 1] as number) : match.index + length - 1) + 1;
+      blankBetween(passage, blanks, start, end);
+      blanks += 1;
     }
   }
-  for (const match of matchesOf(asWritten, passage)) blanks.push([match.index, match.index + match[0].length]);
-  if (blanks.length === 0) return passage;
-  const chars = passage.split('');
-  for (const [start, end] of blanks) for (let i = start; i < end; i += 1) chars[i] = ' ';
-  return chars.join('');
+  asWritten.lastIndex = 0;
+  for (let match = asWritten.exec(passage); match !== null; match = asWritten.exec(passage)) {
+    const length = match[0].length;
+    if (length === 0) {
+      asWritten.lastIndex += 1;
+      continue;
+    }
+    blankBetween(passage, blanks, match.index, match.index + length);
+    blanks += 1;
+  }
+  return blanks === 0 ? passage : flatString(blankCodes.subarray(0, passage.length));
 }
 
+/** Blanks passage[start, end) in blankCodes, which the first blank (blanksSoFar 0) fills with the passage. */
+function blankBetween(passage: string, blanksSoFar: number, start: number, end: number): void {
+  if (blanksSoFar === 0) {
+    if (blankCodes.length < passage.length) blankCodes = new Uint16Array(2 * passage.length);
+    for (let i = 0; i < passage.length; i += 1) blankCodes[i] = passage.charCodeAt(i);
+  }
+  blankCodes.fill(SPACE, start, end);
+}
+
+const SPACE = 32;
 const NEEDS_MAPPING = /[\u0300-\u036f’]/;
 const RIGHT_QUOTE = 0x2019;
 const APOSTROPHE = 39;
-
-/** Lower-cased, accents dropped, typographic apostrophes made plain; origin[i] is folded[i]'s index in text. */
-function fold(text: string): { folded: string; origin: ((i: number) => number) } {
-  const lower = text.toLowerCase();
-  if (lower.length === text.length && !NEEDS_MAPPING.test(text)) return { folded: lower, origin: (i) => i };
-  // Code by code, as the codes of one string: no string per character, and none for ASCII.
-  const codes: number[] = [];
-  const origin: number[] = [];
+/**
+ * The text lower-cased, accents dropped, typographic apostrophes made plain; foldedOrigin[i] is the
+ * index in the text of the folded copy's code i. Code by code: no string per character, and none for ASCII.
+ */
+function foldMapped(text: string): string {
+  let count = 0;
   for (let i = 0; i < text.length; i += 1) {
     const code = text.charCodeAt(i);
     if (code >= 0x300 && code <= 0x36f) continue;
     if (code < 128 || code === RIGHT_QUOTE) {
-      codes.push(code === RIGHT_QUOTE ? APOSTROPHE : code >= 65 && code <= 90 ? code + 32 : code);
-      origin.push(i);
+      count = foldedCode(count, code === RIGHT_QUOTE ? APOSTROPHE : code >= 65 && code <= 90 ? code + 32 : code, i);
       continue;
     }
     // Lowered one code unit at a time, as before: some characters lower to two ("İ" is "i" and a dot).
     const lowered = String.fromCharCode(code).toLowerCase();
-    for (let k = 0; k < lowered.length; k += 1) {
-      codes.push(lowered.charCodeAt(k));
-      origin.push(i);
-    }
+    for (let k = 0; k < lowered.length; k += 1) count = foldedCode(count, lowered.charCodeAt(k), i);
   }
-  return { folded: String.fromCharCode(...codes), origin: (i) => origin[i] as number };
+  return flatString(foldedCodes.subarray(0, count));
+}
+
+/** Writes the folded copy's code at `count`, from the text's index `from`; returns the new count. */
+function foldedCode(count: number, code: number, from: number): number {
+  if (count === foldedCodes.length) {
+    const codes = new Uint16Array(2 * count);
+    codes.set(foldedCodes);
+    foldedCodes = codes;
+    const origin = new Int32Array(2 * count);
+    origin.set(foldedOrigin);
+    foldedOrigin = origin;
+  }
+  foldedCodes[count] = code;
+  foldedOrigin[count] = from;
+  return count + 1;
 }
