@@ -8,6 +8,7 @@ import { startHostSite, type HostSite } from '../support/host-page-server.ts';
 import { axeViolations, expectNoProblems, openTab, shoot, signInThroughPages, startPagesWorld, type PagesWorld } from '../support/pages.ts';
 import { createRuntime, parseRuntimeConfig } from '@careerbot/runtime';
 import { startRuntimeServer } from '@careerbot/runtime/node';
+import { reasonLabel } from '../../src/adapters/pages/client/refusal-reasons.ts';
 
 // Issue 21's promise, in Chromium: an owner runs the runtime with their key and a bot token,
 // pastes one snippet on their own site (a third origin), and a recruiter with no key chats;
@@ -215,6 +216,9 @@ describe.runIf(browserAvailable())('the widget with runtimeUrl on a third origin
     await shoot(dashboard.page, 'runtime-widget-leads');
     await dashboard.page.getByRole('link', { name: 'Refused messages' }).click();
     await dashboard.page.getByText(REFUSED, { exact: true }).waitFor();
+    // The refusal the runtime reported is counted by its reason too, and the screenshot shows the count, not the "…" of a table still loading.
+    const reasonRow = dashboard.page.getByRole('row', { name: new RegExp(reasonLabel('system_prompt_extraction')) });
+    await expect.poll(() => reasonRow.getByRole('cell').last().textContent()).toBe('1');
     await shoot(dashboard.page, 'runtime-widget-refused');
     expectNoProblems(dashboard);
     await dashboard.context.close();
