@@ -1,8 +1,9 @@
 /** Base64 runs that decode to readable text. */
+import { bytesFor } from './flat-string.ts';
 import * as printables from './printable.ts';
 
 // Local copies: under a CommonJS loader such as tsx's, each read of an imported binding is a getter call.
-const { bytesFor, isPrintableByte, printableUtf8 } = printables;
+const { isPrintableByte, printableUtf8 } = printables;
 
 /** Where decodeBase64Text writes a run's bytes, reused from call to call. */
 let buffer = new Uint8Array(1 << 12);

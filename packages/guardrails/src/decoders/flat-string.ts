@@ -1,10 +1,15 @@
 /**
- * A buffer of at least `length` codes, kept by its caller from call to call: the decoders write a
- * text's codes into one and make a string of them, and a check that allocates less leaves the
- * garbage collector less to do.
+ * A buffer of at least `length` codes, kept by its caller from call to call: the decoders, the plain
+ * form and the mention blanking write a text's codes into one and make a string of them, and a
+ * check that allocates less leaves the garbage collector less to do.
  */
 export function codesFor(buffer: Uint16Array<ArrayBuffer>, length: number): Uint16Array<ArrayBuffer> {
   return buffer.length >= length ? buffer : new Uint16Array(Math.max(2 * buffer.length, length));
+}
+
+/** The same for bytes: a payload's bytes before they are decoded, a one-byte string's before it is made. */
+export function bytesFor(buffer: Uint8Array<ArrayBuffer>, length: number): Uint8Array<ArrayBuffer> {
+  return buffer.length >= length ? buffer : new Uint8Array(Math.max(2 * buffer.length, length));
 }
 
 /** Whether a Uint16Array's bytes are little-endian, as a UTF-16LE decoder reads them. */
@@ -38,7 +43,7 @@ function fitsLatin1(codes: Uint16Array): boolean {
 
 /** The string of codes that are all below 256: each is its own Latin-1 byte. */
 function latin1String(codes: Uint16Array): string {
-  if (latin1Bytes.length < codes.length) latin1Bytes = new Uint8Array(2 * codes.length);
+  latin1Bytes = bytesFor(latin1Bytes, codes.length);
   latin1Bytes.set(codes);
   return Buffer.from(latin1Bytes.buffer, 0, codes.length).toString('latin1');
 }

@@ -1,10 +1,11 @@
 /** Hex byte sequences that decode to readable text. */
 import * as characters from '../text/characters.ts';
+import { bytesFor } from './flat-string.ts';
 import * as printables from './printable.ts';
 
 // Local copies: under a CommonJS loader such as tsx's, each read of an imported binding is a getter call.
 const { hexDigitValue } = characters;
-const { bytesFor, isPrintableByte, printableUtf8 } = printables;
+const { isPrintableByte, printableUtf8 } = printables;
 
 /** Where decodeHexPayloads writes the bytes of a sequence, reused from call to call. */
 let buffer = new Uint8Array(1 << 12);

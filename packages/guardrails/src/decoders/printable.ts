@@ -1,15 +1,6 @@
 /** Whether decoded bytes are text worth reading: mostly printable, and valid UTF-8. */
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true });
-
-/**
- * A buffer of at least `length` bytes, kept by its caller from call to call: the decoders write a
- * payload's bytes into one and decode them into a string, and a check that allocates less leaves
- * the garbage collector less to do.
- */
-export function bytesFor(buffer: Uint8Array<ArrayBuffer>, length: number): Uint8Array<ArrayBuffer> {
-  return buffer.length >= length ? buffer : new Uint8Array(Math.max(2 * buffer.length, length));
-}
 const MIN_PRINTABLE_SHARE = 0.8;
 
 export const isPrintableByte = (byte: number) =>

@@ -15,7 +15,7 @@
  * passage, so the blanks land on the passage's own characters.
  */
 
-import { flatString } from '../decoders/flat-string.ts';
+import { codesFor, flatString } from '../decoders/flat-string.ts';
 
 const SENDER_VERBS = String.raw`sent|send|put|wrote|written|shared|gave|given|mentioned|said|told|forwarded|emailed|passed on`;
 
@@ -227,40 +227,39 @@ function blanked(passage: string, patterns: readonly RegExp[], asWritten: RegExp
   const mapped = lower.length !== passage.length || NEEDS_MAPPING.test(passage);
   const text = mapped ? foldMapped(passage) : lower;
   let blanks = 0;
-  for (const pattern of patterns) {
-    // Each pattern searches itself from the start and is left at the start, as matchAll leaves its
-    // copy: copying one of these long patterns costs more than the search.
-    pattern.lastIndex = 0;
-    for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
-      const length = match[0].length;
-      // An empty match moves the search on by one, as matchAll does, and blanks nothing.
-      if (length === 0) {
-        pattern.lastIndex += 1;
-        continue;
-      }
-      const start = mapped ? (foldedOrigin[match.index] as number) : match.index;
-      const end = (mapped ? (foldedOrigin[match.index + length - 1] as number) : match.index + length - 1) + 1;
-      blankBetween(passage, blanks, start, end);
-      blanks += 1;
-    }
-  }
-  asWritten.lastIndex = 0;
-  for (let match = asWritten.exec(passage); match !== null; match = asWritten.exec(passage)) {
-    const length = match[0].length;
-    if (length === 0) {
-      asWritten.lastIndex += 1;
-      continue;
-    }
-    blankBetween(passage, blanks, match.index, match.index + length);
+  const blankFolded = (index: number, length: number) => {
+    const start = mapped ? (foldedOrigin[index] as number) : index;
+    const end = (mapped ? (foldedOrigin[index + length - 1] as number) : index + length - 1) + 1;
+    blankBetween(passage, blanks, start, end);
     blanks += 1;
-  }
+  };
+  for (const pattern of patterns) eachMatch(pattern, text, blankFolded);
+  eachMatch(asWritten, passage, (index, length) => {
+    blankBetween(passage, blanks, index, index + length);
+    blanks += 1;
+  });
   return blanks === 0 ? passage : flatString(blankCodes.subarray(0, passage.length));
+}
+
+/**
+ * Each non-empty match of a global pattern in the text, in the order matchAll finds them, as its
+ * index and length. The pattern searches itself from the start and is left at the start, as
+ * matchAll leaves its copy: copying one of these long patterns costs more than the search.
+ */
+function eachMatch(pattern: RegExp, text: string, visit: (index: number, length: number) => void): void {
+  pattern.lastIndex = 0;
+  for (let match = pattern.exec(text); match !== null; match = pattern.exec(text)) {
+    const length = match[0].length;
+    // An empty match moves the search on by one, as matchAll does, and is not visited.
+    if (length === 0) pattern.lastIndex += 1;
+    else visit(match.index, length);
+  }
 }
 
 /** Blanks passage[start, end) in blankCodes, which the first blank (blanksSoFar 0) fills with the passage. */
 function blankBetween(passage: string, blanksSoFar: number, start: number, end: number): void {
   if (blanksSoFar === 0) {
-    if (blankCodes.length < passage.length) blankCodes = new Uint16Array(2 * passage.length);
+    blankCodes = codesFor(blankCodes, passage.length);
     for (let i = 0; i < passage.length; i += 1) blankCodes[i] = passage.charCodeAt(i);
   }
   blankCodes.fill(SPACE, start, end);

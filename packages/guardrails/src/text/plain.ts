@@ -2,7 +2,7 @@
  * The plain form of a text, as the rules' regular expressions read it: NFKD, accents dropped, lower
  * case. Texts the normaliser returned are NFKD already, and normalising again leaves them as they are.
  */
-import { flatString } from '../decoders/flat-string.ts';
+import { codesFor, flatString } from '../decoders/flat-string.ts';
 
 const ACCENT = /[\u0300-\u036f]/g;
 
@@ -73,8 +73,7 @@ let plainCodes = new Uint16Array(1 << 13);
 export function plainTextOfNormalized(normalized: string): string {
   if (!HAS_ACCENT.test(normalized)) return normalized.toLowerCase();
   const length = normalized.length;
-  if (plainCodes.length < length) plainCodes = new Uint16Array(2 * length);
-  const codes = plainCodes;
+  const codes = (plainCodes = codesFor(plainCodes, length));
   const table = LOWER_CASE;
   let count = 0;
   for (let i = 0; i < length; i += 1) {
