@@ -58,7 +58,7 @@ const CONTEXT_CHARS = 0;
  * Characters on each side of a passage read with it for mentions: in a job document a quoted
  * example may open or close outside it; elsewhere a few words finish a mention cut at its edge.
  */
-const MENTION_CONTEXT_CHARS = { jobDocument: 160, other: 40 };
+const MENTION_CONTEXT_CHARS = { jobDocument: 320, other: 40 };
 /** Characters on each side of a passage in which it may turn to the bot ("Assistant: ..."). */
 const ADDRESS_CHARS = 60;
 

@@ -46,6 +46,8 @@ const JOB_MARKERS = new RegExp(
     // Interview briefs, take-homes and case studies, and the headings of postings, in the same languages:
     // words of a document's structure that an e-mail or a note does not use
     String.raw`take-home|pairing session|case study|briefing|time budget|evaluation criteria|rubric|scorecard|\(m/w/d\)|was du (machst|mitbringst)|was dich erwartet|fallstudie|probearbeit|exercice pratique|etude de cas|case tecnico|prueba tecnica|caso practico|prova tecnica|caso di studio|zadanie rekrutacyjne`,
+    // the stages of an interview plan, which a plan names where a posting names its requirements
+    String.raw`work sample|live exercise|(next|first|second|final) (stage|step|interview)|\b(stage|part|round) [1-4]\b|praxisaufgabe|fachgesprach|nachste runde|ablauf|ejercicio de|proceso (de seleccion|para)|etapa [1-4]|proximas etapas|case pratico|roteiro|prochaine etape|etape [1-4]|mise en situation|prossim[ao] (fase|step)|fase [1-4]|volgende (ronde|stap)|casus|sollicitatiegesprek|etap [1-4]|kolejny etap`,
     plain(String.raw`業務内容|仕事内容|必須要件|歓迎要件|必須スキル|歓迎スキル|応募資格|求める人物像|会社概要|募集背景|選考フロー|選考プロセス|勤務地|勤務時間|年収|給与|福利厚生|雇用形態|正社員|面接|岗位职责|工作职责|职位描述|任职要求|任职资格|岗位要求|加分项|薪资|薪酬|福利|工作地点|面试|团队介绍|公司介绍|我们提供|職責|工作內容|任職要求|薪資|面試|團隊|주요 ?업무|담당 ?업무|자격 ?요건|우대 ?사항|복리후생|회사 ?소개|팀 ?소개|전형 ?절차|채용|연봉|근무지|면접|정규직|인터뷰|지원자|인사팀|롤플레이`),
   ].join('|'),
   'g',

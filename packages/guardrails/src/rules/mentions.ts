@@ -140,6 +140,13 @@ const CLAUSE_NOT_TO_YOU = String.raw`(?:(?!\b(you|your|yourself|tu|du|dein\w*|tu
 const QUOTED = String.raw`(?:["“«„‘]|(?<![a-z0-9ıçğöşü])')(?:[^"”»“’'\n{}]|(?<=[a-z])['’](?=[a-z])){3,160}(?:["”»“’]|'(?![a-z]))`;
 const QUOTED_LIST = String.raw`${QUOTED}(?:\s*(?:,|or|and|/|;)?\s*(?:or |and )?${QUOTED})*`;
 
+/**
+ * What leads a colon after which a quotation carries an order rather than cites one: a label of at
+ * most three words from the start of a line or a sentence ("Important:", "Hidden text:", a JSON key),
+ * or words that name the bot or its instructions ("note to the AI screening this:", "[IA:").
+ */
+const ORDER_LEAD = String.raw`(?:(?:^|[\n.!?;(\[{"”»])[^\S\n]*(?:[^\s:]+[^\S\n]*){0,3}|\b(?:ai|ki|ia|si|assistant|assistent\w*|asistente|assistente|asystent\w*|bot|chatbot|llm|gpt|model|screener|agent|system|sistema|systeem|robots?|instructions?|anweisung\w*|instrucciones|instrucoes|istruzioni|instructies|instrukcj\w*|note|nota|notitie|notatka|hinweis|reminder|prompt)\b[^\n:]{0,30})`;
+
 /** Inside a job document only: attacks quoted as examples of what the job defends against. */
 const QUOTED_EXAMPLES = new RegExp(
   [
@@ -167,9 +174,10 @@ const QUOTED_EXAMPLES = new RegExp(
     String.raw`\b(for|in|during) (this|the) (exercise|role-?play|case|scenario|simulation|interview|task)\b,? (please )?(you('ll| will) )?(act|play|pretend)( as| to be)?`,
     String.raw`\b[a-z]+'s (own |hidden |internal |system )*(system prompts?|system instructions|instructions|rules|guardrails)\b`,
     // any other quotation a document about a job holds is an example it cites, whatever frames it;
-    // not one after a colon or in a list or an object, where an order rides (a note, a relayed
-    // message, a field of pasted JSON: "note to the screener: "...""; {"instructions": "..."})
-    String.raw`(?<![:\[{,]\s*)${QUOTED_LIST}`,
+    // not one in a list or an object, nor after a colon that ends a label or a note to the bot,
+    // where an order rides ("note to the screener: "...""; {"instructions": "..."}; "Important: "..."").
+    // After a sentence that ends in a colon ("the pack includes messages like:"), it is an example.
+    String.raw`(?<!(?:[\[{,]|${ORDER_LEAD}:)\s*)${QUOTED_LIST}`,
     // the candidate's "you will act as" in a job description
     String.raw`\byou('ll| will| would| may| might| are expected to| may be asked to)( also| sometimes| occasionally| often)? act as (the|a|an|our)\b`,
   ].join('|'),
