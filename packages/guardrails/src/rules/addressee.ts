@@ -13,6 +13,7 @@
  * Texts are compared lower-cased, with accents removed (the normaliser's NFKD leaves them apart).
  */
 
+import { leetLetterCode } from '../decoders/leet.ts';
 import { plainText as plain } from '../text/plain.ts';
 import { PrefixFilteredPattern } from '../text/prefix-filter.ts';
 
@@ -79,6 +80,7 @@ const EARLIER_INSTRUCTIONS = String.raw`(all |any |every )?(of )?(the |your |the
  */
 const CLASSIC_ORDERS = [
     String.raw`\b(ignore|disregard|forget) ${EARLIER_INSTRUCTIONS}`,
+    String.raw`\b(ignore|disregard|forget) (all )?(of )?(the |your )?(rules|instructions|guidelines) (you were|you've been|you have been|you got|you're) (given|told)`,
     String.raw`\b(ignoriere|vergiss|missachte) (alle |samtliche )?(vorherigen|bisherigen|obigen|fruheren) (anweisungen|regeln|vorgaben)`,
     String.raw`\b(ignora|olvida|omite) (todas )?(las )?(instrucciones|reglas|indicaciones) (anteriores|previas)`,
     String.raw`\b(ignore|oublie|ignorez|oubliez) (toutes )?(les )?(instructions|regles|consignes) (precedentes|anterieures)`,
@@ -173,8 +175,15 @@ const QUOTED_WORDS = /["“«„][^"“”«»„\n]{0,300}["”»“]/g;
  * glued into the prose of an interview plan, the order dilutes the scorer's window, never its intent.
  */
 export function givesClassicOrder(passage: string): boolean {
-  return CLASSIC_ORDER.test(plain(passage).replace(QUOTED_WORDS, ' '));
+  const unquoted = plain(passage).replace(QUOTED_WORDS, ' ');
+  if (CLASSIC_ORDER.test(unquoted)) return true;
+  // In leetspeak ("F0rget the ru1es"), with "1" read once as "i" and once as "l", as the rules read it.
+  LEET_IN_A_WORD.lastIndex = 0;
+  return LEET_IN_A_WORD.test(unquoted) && ['i', 'l'].some((one) => CLASSIC_ORDER.test(unquoted.replace(LEET_IN_A_WORD, (c) => (c === '1' ? one : String.fromCharCode(leetLetterCode(c.charCodeAt(0)))))));
 }
+
+/** A leetspeak digit or symbol next to a letter. */
+const LEET_IN_A_WORD = /(?<=[a-z])[0-9@$!|]|[0-9@$!|](?=[a-z])/g;
 
 /** A gloss with what it quotes blanked out, character for character, so that its offsets still hold. */
 export function withoutQuotations(gloss: string): string {

@@ -195,6 +195,16 @@ export function withoutMentions(passage: string, jobDocument: boolean): string {
 }
 
 /**
+ * A document about a job with the attacks it quotes as examples blanked out, for the scorer: a
+ * window of quoted attacks reads like an attack, whatever the document around it says of them.
+ */
+export function withoutQuotedExamples(document: string): string {
+  return blanked(document, QUOTED_EXAMPLES_ONLY, NOTHING);
+}
+const QUOTED_EXAMPLES_ONLY = [QUOTED_EXAMPLES];
+const NOTHING = /(?!)/g;
+
+/**
  * The message with a mock interview's frame and the sender's own plans blanked out, for the scorer: it
  * learned "act as", "you are the candidate" and "from now on" as a new identity or a lasting order, and
  * cannot tell a rehearsal the sender runs, or what the sender means to do, from an override.
