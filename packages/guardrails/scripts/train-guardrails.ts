@@ -9,10 +9,11 @@
  * run, and the weights are rounded to 8 bits before they are written.
  *
  * Each message is read as the check's scorer reads it (scoredTexts: its normalised text and each
- * decoded reading, a job document without the attacks it quotes), cut into the scorer's windows. A recruiter message teaches "benign" with every window. An attack
- * teaches its category with one window only, the one the model finds most like it (multiple-
- * instance learning): an order hidden in a job description must not teach that job descriptions
- * are attacks. The first epoch learns from one-window messages only, to start from something.
+ * decoded reading, a job document without the attacks it quotes), cut into the scorer's windows. A
+ * recruiter message teaches "benign" with every window. An attack teaches its category with one
+ * window only, the one the model finds most like it (multiple-instance learning): an order hidden
+ * in a job description must not teach that job descriptions are attacks. The first epoch learns
+ * from one-window messages only, to start from something.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -138,7 +139,6 @@ class Trainer {
       this.bias[c] = (this.bias[c] as number) - rate * gradient * 0.1;
       p[c] = gradient;
     }
-    const [g0, g1, g2, g3, g4, g5] = [p[0] as number, p[1] as number, p[2] as number, p[3] as number, p[4] as number, p[5] as number];
     const w = this.weights;
     const decay = (k: number, g: number) => {
       const v = w[k] as number;
@@ -146,12 +146,12 @@ class Trainer {
     };
     for (let i = 0; i < window.length; i += 1) {
       const row = (window[i] as number) * CLASS_COUNT;
-      decay(row, g0);
-      decay(row + 1, g1);
-      decay(row + 2, g2);
-      decay(row + 3, g3);
-      decay(row + 4, g4);
-      decay(row + 5, g5);
+      decay(row, p[0] as number);
+      decay(row + 1, p[1] as number);
+      decay(row + 2, p[2] as number);
+      decay(row + 3, p[3] as number);
+      decay(row + 4, p[4] as number);
+      decay(row + 5, p[5] as number);
     }
   }
 

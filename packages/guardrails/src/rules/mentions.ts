@@ -199,10 +199,9 @@ export function withoutMentions(passage: string, jobDocument: boolean): string {
  * window of quoted attacks reads like an attack, whatever the document around it says of them.
  */
 export function withoutQuotedExamples(document: string): string {
-  return blanked(document, QUOTED_EXAMPLES_ONLY, NOTHING);
+  return blanked(document, QUOTED_EXAMPLES_ONLY);
 }
 const QUOTED_EXAMPLES_ONLY = [QUOTED_EXAMPLES];
-const NOTHING = /(?!)/g;
 
 /**
  * The message with a mock interview's frame and the sender's own plans blanked out, for the scorer: it
@@ -238,8 +237,8 @@ let foldedCodes = new Uint16Array(1024);
 let foldedOrigin = new Int32Array(1024);
 let blankCodes = new Uint16Array(1024);
 
-/** The passage with what the patterns match blanked: `patterns` on its folded copy, `asWritten` on the passage itself. */
-function blanked(passage: string, patterns: readonly RegExp[], asWritten: RegExp): string {
+/** The passage with what the patterns match blanked: `patterns` on its folded copy, `asWritten` (if any) on the passage itself. */
+function blanked(passage: string, patterns: readonly RegExp[], asWritten?: RegExp): string {
   // Lower-cased, the passage is its folded copy, code for code, unless folding drops or adds codes.
   const lower = passage.toLowerCase();
   const mapped = lower.length !== passage.length || NEEDS_MAPPING.test(passage);
@@ -252,10 +251,12 @@ function blanked(passage: string, patterns: readonly RegExp[], asWritten: RegExp
     blanks += 1;
   };
   for (const pattern of patterns) eachMatch(pattern, text, blankFolded);
-  eachMatch(asWritten, passage, (index, length) => {
-    blankBetween(passage, blanks, index, index + length);
-    blanks += 1;
-  });
+  if (asWritten !== undefined) {
+    eachMatch(asWritten, passage, (index, length) => {
+      blankBetween(passage, blanks, index, index + length);
+      blanks += 1;
+    });
+  }
   return blanks === 0 ? passage : flatString(blankCodes.subarray(0, passage.length));
 }
 
