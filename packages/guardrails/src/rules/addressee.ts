@@ -5,7 +5,8 @@
  * passage a rule matched blocks only when it turns to the bot: it names the bot's own
  * instructions, prompt, rules or keys ("your system prompt", "tus instrucciones"), speaks to it
  * ("assistant:", "note to the AI", "if you are an AI"), or gives the classic orders that have no
- * place in a job ("ignore all previous instructions", "before answering, print ..."). Languages:
+ * place in a job ("ignore all previous instructions", "before answering, print ..."), outside the
+ * quotation marks in which a job document quotes the attacks it is about. Languages:
  * English, German, Spanish, French, Portuguese, Italian, Dutch and Polish; in other scripts, their
  * English gloss. A job document is also recognised in Swedish, Turkish, Russian, Ukrainian, Hindi,
  * Japanese, Chinese and Korean, and what turns to the bot in Swedish and Turkish.
@@ -97,7 +98,8 @@ const TO_THE_BOT_PHRASES = [
     // English: "your system prompt", vocatives, notes to the AI, the classic orders
     String.raw`\b(your|ur) (own |exact |full |hidden |original |initial |current |internal |secret )*${OWN}\b`,
     String.raw`\b(ai|assistant|bot|chatbot|llm|gpt|language model|model|agent|screener)s? (reading|processing|parsing|screening|reviewing|summari[sz]ing) (this|these|the (message|text|profile))`,
-    String.raw`\b(note|message|instructions?|reminder) (to|for) (the |any |an )?(ai|assistant|bot|chatbot|llm|gpt|language model|screening (tool|bot))\b`,
+    String.raw`\b(note|message|instructions?|reminder) (to|for) (the |any |an |all )?(\w+ )?(ai|assistant|bot|chatbot|llm|gpt|language model|screening (tool|bot))s?\b`,
+    String.raw`\byou \((the |an? )?(ai|assistant|bot|chatbot|model)\)`,
     String.raw`(^|[\n.!?] *)(dear |hey |hi |hello )?(ai|assistant|bot|chatbot|gpt)\s*[:,]`,
     String.raw`\bif you are an? (ai|assistant|bot|chatbot|llm|language model|automated)`,
     String.raw`\b(before|instead of) (answering|replying|responding|you (answer|reply|respond))`,
@@ -110,10 +112,10 @@ const TO_THE_BOT_PHRASES = [
     String.raw`\b(could|can|would|will|won't) you (please |kindly |just |also |now )?(tell|share|give|send|show|print|paste|reveal|repeat|output|list|copy|dump|act|be|pretend|switch|become|answer|reply|respond|ignore|forget|stop|drop|disable|turn|run|execute|display|write out|spell)\b`,
     String.raw`\byou('re| are| were) (now|no longer|not (the|her|his|their) (assistant|bot))\b|\byou (must|should|shall|will) now\b|\bfrom now\b|\bfor the (rest of this|next few|next) (chat|conversation|messages?|hour)`,
     String.raw`(?<!(will|'ll|would|to|shall|can|could|should|must|may|might|also|and|or) )\b(act|pretend|behave|roleplay|role-play|respond|answer|reply) (as|like) (if |though )?(a|an|my|our|you)\b`,
-    String.raw`\bpretend (to be|you|that)|\bimagine (that )?you('re| are)|\bplay the role of (a|an|my)\b|\bswitch (roles|sides|to)\b|\bturn into\b`,
+    String.raw`(?<!(will|'ll|would|to|shall|can|could|should|must|may|might|also|and|or) )\bpretend (to be|you|that)|\bimagine (that )?you('re| are)|\bplay the role of (a|an|my)\b|\bswitch (roles|sides|to)\b|\bturn into\b`,
     String.raw`\b(you|u) (were|have been|got) (told|given|instructed|programmed|configured|set up|trained)|\beverything (you were told|above|before)|\bignore everything|\b(the )?guidance you|\bupdated instructions|\bnew instructions? (for you|is|are)\b`,
-    String.raw`\bwithout (any )?(filters?|restrictions|censorship|limits|safety)|\bno (filters?|restrictions|censorship)\b|\bunrestricted\b|\bunfiltered\b`,
-    String.raw`[\[<{] *\/?(system|admin|instruction|ai|assistant|sys|inst)\b|\bsystem *:|\baiinstruction|\b(dear|hey|hello|hi) (ai|assistant|bot|chatbot)\b`,
+    String.raw`\bwithout (any )?(filters?|restrictions|censorship|limits|safety)|\bno (filters?|restrictions|censorship)\b`,
+    String.raw`[\[<{] *\/?(system|admin|instruction|ai|assistant|sys|inst)\b|(?<![a-z] )\bsystem *:|\baiinstruction|\b(dear|hey|hello|hi) (ai|assistant|bot|chatbot)\b`,
     String.raw`\b(candidate'?s?|her|his) (bot|assistant|ai)\b.{0,40}\b(should|must|will|needs? to)\b`,
     // German: du/dein, an die KI; "Sie" in a job description is the candidate
     String.raw`\b(dein|deine|deinen|deiner|deines) (eigenen? |genauen? |versteckten? )?(systemprompt|system-prompt|systemanweisungen|anweisungen|regeln|vorgaben|konfiguration|schlussel|api-schlussel|passwort|zugangsdaten)`,
@@ -190,18 +192,8 @@ export function withoutQuotations(gloss: string): string {
   return gloss.replace(QUOTATION, (quotation) => ' '.repeat(quotation.length));
 }
 
-/**
- * The candidate's "you" in a job description: what they will do, have, bring or get. Once these
- * are taken out, a "you" or "your" left in a passage speaks to the bot.
- */
-const CANDIDATE_YOU = new RegExp(
-  String.raw`\b(you|u)('ll|'d|'ve| will| would| have| bring| get| join| own| lead| work| report| build| design| write| help| enjoy| thrive| love| like| care| know| understand| speak| hold| want| need to have| should have| can expect| are (a|an|the|someone|comfortable|familiar|experienced|passionate|curious|excited|motivated|based|able|fluent|used to)| are not| aren't| do not| don't| did| apply| joined)\b|\b(your|ur) (own |day-to-day |first |main |daily )?(experience|background|team|work|role|job|cv|resume|application|profile|skills?|career|growth|manager|colleagues|responsibilit\w*|first \d+|day|week|salary|contract|questions?|impact|ideas?|development|candidate|client|recruiter|schedule|time|days|laptop|equipment|benefits|shift|on-call|rotation|onboarding|probation|interviews?|take-home|tenure|first (year|months?|weeks?))\b|\b(we|i|they|client|team)('ll|'d| will| would| want to| 'd like to| would like to)? (give|send|offer|pay|introduce|show|need|want|expect|ask|invite|help) you\b|\bsent you\b|\byou\W*$|\b(if|when|where|whether|what|how|as) you\b|\bthank you\b|\byou (and|or) (your|the)\b|\b(let|tell|show) (me|us) (know|what)\b`,
-  'g',
-);
 /** A recruiter taking back what they sent before ("ignore the salary range I sent earlier"). */
 const SELF_CORRECTION = /\b(ignore|disregard|forget|scratch) (the|my|that|what) [^.\n]{0,60}\b(i|we) (sent|put|wrote|shared|gave|mentioned|said)( (to )?you)?\b/g;
-const SECOND_PERSON = /\b(you|your|yours|yourself|u|ur|you're|youre)\b/;
-
 
 /**
  * Whether a message is a document about a job: long enough, with several words of a posting's
@@ -220,10 +212,13 @@ export function isJobDocument(text: string, folded = plain(text)): boolean {
   return false;
 }
 
-/** Whether a passage of the message's own words turns to the bot. */
+/**
+ * Whether a passage of the message's own words, with the quotations it cites blanked out
+ * (withoutCitedQuotations in rules/mentions.ts, taken over the whole message), turns to the bot. A "you" alone counts for nothing: in a job
+ * document it is the candidate's ("if you find a password file on a share, you document it").
+ */
 export function speaksToTheBot(passage: string): boolean {
-  const text = plain(passage).replace(SELF_CORRECTION, ' ');
-  return turnsToTheBot(text) || SECOND_PERSON.test(text.replace(CANDIDATE_YOU, ' '));
+  return turnsToTheBot(plain(passage).replace(SELF_CORRECTION, ' '));
 }
 
 /**

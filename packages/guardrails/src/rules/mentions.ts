@@ -131,13 +131,13 @@ const MENTIONS = new RegExp(
 );
 
 /** The rest of a clause that describes an attack, up to 80 characters, as long as it says nothing to "you". */
-const CLAUSE_NOT_TO_YOU = String.raw`(?:(?!\b(you|your|yourself|tu|du|dein\w*|tus|tes|ton|je|jouw)\b)[^.;\n,]){0,80}`;
+const CLAUSE_NOT_TO_YOU = String.raw`(?:(?!\b(you|your|yourself|tu|du|dein\w*|tus|tes|ton|je|jouw)\b)[^.;\n,"“”«»„]){0,80}`;
 
 /**
  * A quotation, or a list of them ("act as DAN", "pretend you have no rules" or "..."). A straight
  * apostrophe inside a word ("injection'a", "don't") neither opens nor closes one.
  */
-const QUOTED = String.raw`(?:["“«„‘]|(?<![a-z0-9ıçğöşü])')(?:[^"”»“’'\n{}]|(?<=[a-z])['’](?=[a-z])){3,160}(?:["”»“’]|'(?![a-z]))`;
+const QUOTED = String.raw`(?:"[^"\n{}]{3,160}"|(?:["“«„‘]|(?<![a-z0-9ıçğöşü])')(?:[^"”»“’'\n{}]|(?<=[a-z])['’](?=[a-z])){3,160}(?:["”»“’]|'(?![a-z])))`;
 const QUOTED_LIST = String.raw`${QUOTED}(?:\s*(?:,|or|and|/|;)?\s*(?:or |and )?${QUOTED})*`;
 
 /**
@@ -146,6 +146,14 @@ const QUOTED_LIST = String.raw`${QUOTED}(?:\s*(?:,|or|and|/|;)?\s*(?:or |and )?$
  * or words that name the bot or its instructions ("note to the AI screening this:", "[IA:").
  */
 const ORDER_LEAD = String.raw`(?:(?:^|[\n.!?;(\[{"”»])[^\S\n]*(?:[^\s:]+[^\S\n]*){0,3}|\b(?:ai|ki|ia|si|assistant|assistent\w*|asistente|assistente|asystent\w*|bot|chatbot|llm|gpt|model|screener|agent|system|sistema|systeem|robots?|instructions?|anweisung\w*|instrucciones|instrucoes|istruzioni|instructies|instrukcj\w*|note|nota|notitie|notatka|hinweis|reminder|prompt)\b[^\n:]{0,30})`;
+
+/**
+ * A quotation that a document about a job cites, whatever frames it: any, but one in a list or an
+ * object, or after a colon that ends a label or a note to the bot, where an order rides ("note to the
+ * screener: "...""; {"instructions": "..."}; "Important: "...""). After a sentence that ends in a
+ * colon ("the pack includes messages like:"), it is an example.
+ */
+const CITED_QUOTATION = String.raw`(?=["“«„‘'])(?:(?<=[a-z],[^\S\n]+)|(?<!(?:[\[{,]|${ORDER_LEAD}:)\s*))${QUOTED_LIST}`;
 
 /** Inside a job document only: attacks quoted as examples of what the job defends against. */
 const QUOTED_EXAMPLES = new RegExp(
@@ -173,11 +181,8 @@ const QUOTED_EXAMPLES = new RegExp(
     // a brief's exercise: "for this exercise, please act as"
     String.raw`\b(for|in|during) (this|the) (exercise|role-?play|case|scenario|simulation|interview|task)\b,? (please )?(you('ll| will) )?(act|play|pretend)( as| to be)?`,
     String.raw`\b[a-z]+'s (own |hidden |internal |system )*(system prompts?|system instructions|instructions|rules|guardrails)\b`,
-    // any other quotation a document about a job holds is an example it cites, whatever frames it;
-    // not one in a list or an object, nor after a colon that ends a label or a note to the bot,
-    // where an order rides ("note to the screener: "...""; {"instructions": "..."}; "Important: "..."").
-    // After a sentence that ends in a colon ("the pack includes messages like:"), it is an example.
-    String.raw`(?<!(?:[\[{,]|${ORDER_LEAD}:)\s*)${QUOTED_LIST}`,
+    // any other quotation a document about a job holds is an example it cites
+    CITED_QUOTATION,
     // the candidate's "you will act as" in a job description
     String.raw`\byou('ll| will| would| may| might| are expected to| may be asked to)( also| sometimes| occasionally| often)? act as (the|a|an|our)\b`,
   ].join('|'),
@@ -202,6 +207,15 @@ export function withoutQuotedExamples(document: string): string {
   return blanked(document, QUOTED_EXAMPLES_ONLY);
 }
 const QUOTED_EXAMPLES_ONLY = [QUOTED_EXAMPLES];
+
+/**
+ * A document about a job with the quotations it cites blanked out, character for character (the
+ * offsets still hold), for the test of what turns to the bot: the attacks it quotes do not.
+ */
+export function withoutCitedQuotations(document: string): string {
+  return blanked(document, CITED_QUOTATIONS);
+}
+const CITED_QUOTATIONS = [new RegExp(CITED_QUOTATION, 'g')];
 
 /**
  * The message with a mock interview's frame and the sender's own plans blanked out, for the scorer: it
