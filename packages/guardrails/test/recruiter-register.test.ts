@@ -681,11 +681,12 @@ describe('issue 23, fifteenth iteration: links are read as the words of their pa
     expect(withLinksAsWords('No link here, just a question about her notice period.')).toBe('No link here, just a question about her notice period.');
   });
 
-  // Before, the scorer alone refused each of these at 0.9 and more: links appeared almost only in the attacks it learned from.
+  // Before, the scorer alone refused the first two at 0.9 and more (0.04 without the link): links appeared almost only
+  // in the attacks it learned from.
   it.each([
-    'Her LinkedIn is https://www.linkedin.com/in/ada-lovelace - what notice period does she have?',
-    'Her CV: https://drive.google.com/file/d/1xYz - can you summarise her experience?',
     'Book a slot here: https://calendly.com/jo-recruiter/30min',
+    'Her CV: https://drive.google.com/file/d/1xYz - can you summarise her experience?',
+    'Her LinkedIn is https://www.linkedin.com/in/ada-lovelace - what notice period does she have?',
     'Here is the ad: www.careers.example.com/jobs/4411-senior-platform-engineer?utm_source=linkedin. Would she apply?',
   ])('passes a recruiter who shares a link: %s', (message) => {
     expect(reasonOf(message)).toBeNull();
