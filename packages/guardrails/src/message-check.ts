@@ -118,9 +118,8 @@ export function reviewRuleMatch(reading: MessageReading, reader: MessageReader, 
 export function* ruleFindings(reading: MessageReading, reader: MessageReader, scorer: LearnedScorer, addressee = true): Generator<RuleFinding> {
   let jobDocument: boolean | undefined = addressee ? undefined : false;
   let unquotedGloss: string | undefined;
-  // The message's own words without their quotations, for the reading they were taken of.
-  let unquotedText: string | undefined;
-  let unquotedReading = -1;
+  // A reading's own words without the quotations it cites, kept for the reading they were taken of.
+  let unquoted: { reading: number; text: string } | undefined;
   for (const match of ruleMatches(reading)) {
     const text = reading.text(match.reading) as string;
     for (const { start, end, located } of passagesWhere(text, RULES[match.reason], reader)) {
@@ -129,8 +128,8 @@ export function* ruleFindings(reading: MessageReading, reader: MessageReader, sc
       const around = (of: string) => of.slice(Math.max(0, start - ADDRESS_CHARS), end + ADDRESS_CHARS);
       const turnsToTheBot = () => {
         if (match.reading !== reading.glossed) {
-          if (unquotedReading !== match.reading) [unquotedText, unquotedReading] = [withoutCitedQuotations(text), match.reading];
-          return speaksToTheBot(around(unquotedText as string));
+          if (unquoted?.reading !== match.reading) unquoted = { reading: match.reading, text: withoutCitedQuotations(text) };
+          return speaksToTheBot(around(unquoted.text));
         }
         unquotedGloss ??= withoutQuotations(text);
         return glossSpeaksToTheBot(around(text), around(unquotedGloss));

@@ -214,8 +214,9 @@ export function isJobDocument(text: string, folded = plain(text)): boolean {
 
 /**
  * Whether a passage of the message's own words, with the quotations it cites blanked out
- * (withoutCitedQuotations in rules/mentions.ts, taken over the whole message), turns to the bot. A "you" alone counts for nothing: in a job
- * document it is the candidate's ("if you find a password file on a share, you document it").
+ * (withoutCitedQuotations in rules/mentions.ts, taken over the whole message), turns to the bot. A
+ * "you" alone counts for nothing: in a job document it is the candidate's ("if you find a password
+ * file on a share, you document it").
  */
 export function speaksToTheBot(passage: string): boolean {
   return turnsToTheBot(plain(passage).replace(SELF_CORRECTION, ' '));
