@@ -679,6 +679,8 @@ describe('issue 23, fifteenth iteration: links are read as the words of their pa
       'CV:   files Ada Lovelace CV pdf usp sharing   thoughts?',
     );
     expect(withLinksAsWords('No link here, just a question about her notice period.')).toBe('No link here, just a question about her notice period.');
+    // in any case, as a link is typed at the start of a sentence
+    expect(withLinksAsWords('Www.example.com/jobs/senior-engineer is the ad.')).toBe('  jobs senior engineer  is the ad.');
   });
 
   // Before, the scorer alone refused the first two at 0.9 and more (0.04 without the link): links appeared almost only
